@@ -1,0 +1,163 @@
+"""Checking what the user passed as predictions and references, before anything converts it.
+
+`evaluate` casts inputs to its declared features, and the cast silently changes some malformed
+inputs (a bare reference string beside lists of references becomes a list of characters). So the
+metric checks the raw Python objects here first, and every interface shares these checks.
+
+Two input kinds are accepted:
+- text: predictions are strings; references are one string per prediction or a non-empty list of
+  strings per prediction (the number may vary from one prediction to the next);
+- token ids: predictions are lists of non-negative integers; references are one such list per
+  prediction, or a non-empty list of them per prediction.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, List, Sequence, Tuple
+
+import numpy as np
+
+TEXT = "text"
+TOKEN_IDS = "token_ids"
+
+
+def _as_list(value: Any, name: str) -> list:
+    if value is None:
+        raise TypeError(f"{name} is missing; pass {name}=[...], a list with one entry per segment")
+    if isinstance(value, str):
+        raise TypeError(
+            f"{name} is a single string; pass a list of strings, e.g. {name}=[{value[:40]!r}]"
+        )
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if hasattr(value, "tolist"):  # torch tensors, pandas series
+        return value.tolist()
+    raise TypeError(f"{name} must be a list, not {type(value).__name__}")
+
+
+def _is_id_sequence(value: Any) -> bool:
+    return isinstance(value, (list, tuple, np.ndarray)) and (
+        len(value) == 0 or _is_int(value[0])
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def detect_input_kind(predictions: Any) -> str:
+    """`token_ids` when the first prediction is a sequence of integers, else `text`."""
+    items = _as_list(predictions, "predictions")
+    if items and not isinstance(items[0], str) and _is_id_sequence(items[0]):
+        return TOKEN_IDS
+    return TEXT
+
+
+def validate_inputs(predictions: Any, references: Any, kind: str | None = None) -> Tuple[list, List[list], str]:
+    """Return (predictions, references as one list per prediction, kind) or raise with a clear message."""
+    preds = _as_list(predictions, "predictions")
+    refs = _as_list(references, "references")
+    if not preds:
+        raise ValueError("predictions is empty; pass at least one prediction")
+    if len(preds) != len(refs):
+        raise ValueError(
+            f"got {len(preds)} predictions but {len(refs)} references; pass one reference "
+            "(or one list of references) per prediction"
+        )
+    kind = kind or detect_input_kind(preds)
+    if kind == TEXT:
+        return _validate_text(preds, refs) + (TEXT,)
+    return _validate_ids(preds, refs) + (TOKEN_IDS,)
+
+
+def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]:
+    for index, prediction in enumerate(preds):
+        if not isinstance(prediction, str):
+            raise TypeError(
+                f"predictions[{index}] is {type(prediction).__name__} {prediction!r:.60}; every "
+                "prediction must be a string (use '' for an empty output)"
+            )
+    single = isinstance(refs[0], str)
+    grouped: List[List[str]] = []
+    for index, reference in enumerate(refs):
+        if single:
+            if not isinstance(reference, str):
+                raise ValueError(
+                    f"references mixes shapes: references[0] is a string but references[{index}] is "
+                    f"{type(reference).__name__}; pass either one string per prediction or a list "
+                    "of strings for every prediction"
+                )
+            grouped.append([reference])
+            continue
+        if isinstance(reference, str):
+            raise ValueError(
+                f"references mixes shapes: references[{index}] is a bare string but references[0] is "
+                f"a list; wrap it as [{reference[:40]!r}] so every prediction has a list of references"
+            )
+        if reference is None or not isinstance(reference, (list, tuple, np.ndarray)):
+            raise TypeError(
+                f"references[{index}] is {type(reference).__name__}; pass a string or a list of strings"
+            )
+        reference = list(reference)
+        if not reference:
+            raise ValueError(
+                f"prediction {index} has no references (references[{index}] is empty); pass at "
+                "least one reference string for every prediction"
+            )
+        for position, item in enumerate(reference):
+            if not isinstance(item, str):
+                raise TypeError(
+                    f"references[{index}][{position}] is {type(item).__name__} {item!r:.60}; every "
+                    "reference must be a string"
+                )
+        grouped.append(reference)
+    return preds, grouped
+
+
+def _check_ids(sequence: Any, where: str) -> List[int]:
+    if isinstance(sequence, str) or not isinstance(sequence, (list, tuple, np.ndarray)):
+        raise TypeError(f"{where} is {type(sequence).__name__}; with token ids, pass a list of integers")
+    values = sequence.tolist() if isinstance(sequence, np.ndarray) else list(sequence)
+    for position, token in enumerate(values):
+        if not _is_int(token):
+            raise TypeError(f"{where}[{position}] is {token!r}; token ids must be integers")
+        if token < 0:
+            raise ValueError(
+                f"{where}[{position}] is {token}; token ids must be >= 0 (strip padding such as -100 "
+                "before scoring)"
+            )
+    return [int(t) for t in values]
+
+
+def _validate_ids(preds: list, refs: list) -> Tuple[List[List[int]], List[List[List[int]]]]:
+    checked_preds = [_check_ids(p, f"predictions[{i}]") for i, p in enumerate(preds)]
+    first = refs[0]
+    single = _is_id_sequence(first) and not (
+        isinstance(first, (list, tuple)) and first and isinstance(first[0], (list, tuple, np.ndarray))
+    )
+    grouped: List[List[List[int]]] = []
+    for index, reference in enumerate(refs):
+        if single:
+            grouped.append([_check_ids(reference, f"references[{index}]")])
+            continue
+        if not isinstance(reference, (list, tuple, np.ndarray)) or (
+            len(reference) and _is_int(reference[0])
+        ):
+            raise ValueError(
+                f"references mixes shapes: references[0] is a list of id lists but references[{index}] "
+                "is not; pass one list of id lists for every prediction"
+            )
+        if len(reference) == 0:
+            raise ValueError(
+                f"prediction {index} has no references (references[{index}] is empty); pass at "
+                "least one reference for every prediction"
+            )
+        grouped.append([_check_ids(r, f"references[{index}][{j}]") for j, r in enumerate(reference)])
+    return checked_preds, grouped
+
+
+def reference_counts(references: Sequence[Sequence[Any]]) -> List[int]:
+    return [len(group) for group in references]

@@ -1,0 +1,191 @@
+"""BLEU for the Hugging Face `evaluate` library: exact, offline, fast, hard to misuse.
+
+Load it with `evaluate.load("path/to/bleu_metric.py")`. The class below is deliberately thin:
+it checks raw inputs before `evaluate` casts them, and hands everything else to `bleu_core`.
+"""
+
+from typing import Any, Dict, Optional
+
+import datasets
+import evaluate
+
+# evaluate.load copies only the sibling modules this file imports itself (one per line, relative,
+# at column 0), and not their imports: so every helper module is imported here. Never put a
+# comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
+from .bleu_core import DEFAULT_BOOTSTRAP_SEED, check_run_options, compute_bleu
+from .bleu_inputs import validate_inputs
+from .bleu_options import resolve_options
+from .bleu_scoring import score_statistics
+from .bleu_stats import ngram_statistics
+from .bleu_tokenizers import get_tokenizer
+
+HELPERS = (score_statistics, ngram_statistics, get_tokenizer)  # used through bleu_core
+
+_CITATION = """\
+@inproceedings{papineni-etal-2002-bleu,
+    title = "{B}leu: a Method for Automatic Evaluation of Machine Translation",
+    author = "Papineni, Kishore and Roukos, Salim and Ward, Todd and Zhu, Wei-Jing",
+    booktitle = "Proceedings of the 40th Annual Meeting of the Association for Computational Linguistics",
+    year = "2002",
+    address = "Philadelphia, Pennsylvania, USA",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/P02-1040",
+    doi = "10.3115/1073083.1073135",
+    pages = "311--318",
+}
+@inproceedings{post-2018-call,
+    title = "A Call for Clarity in Reporting {BLEU} Scores",
+    author = "Post, Matt",
+    booktitle = "Proceedings of the Third Conference on Machine Translation: Research Papers",
+    year = "2018",
+    address = "Brussels, Belgium",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W18-6319",
+    pages = "186--191",
+}
+@inproceedings{chen-cherry-2014-systematic,
+    title = "A Systematic Comparison of Smoothing Techniques for Sentence-Level {BLEU}",
+    author = "Chen, Boxing and Cherry, Colin",
+    booktitle = "Proceedings of the Ninth Workshop on Statistical Machine Translation",
+    year = "2014",
+    address = "Baltimore, Maryland, USA",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W14-3346",
+    pages = "362--367",
+}
+"""
+
+_DESCRIPTION = """\
+BLEU (Bilingual Evaluation Understudy, Papineni et al. 2002) scores machine-generated text
+against one or more human references. For each n-gram order up to max_order it counts the
+hypothesis n-grams that also occur in a reference, clipping each n-gram's count at the largest
+number of times it occurs in any single reference (modified precision). BLEU is the weighted
+geometric mean of these precisions times a brevity penalty, exp(1 - r/c) when the total
+hypothesis length c is below the effective reference length r, where r sums, per segment, the
+reference length closest to the hypothesis length (ties to the shorter). Scores are between 0
+and 1; counts are summed over the whole corpus before dividing, so corpus BLEU is not the mean
+of sentence BLEU. By default this module reproduces sacreBLEU's corpus BLEU (13a tokenization,
+closest reference length) and reports a reproducibility signature with the score.
+"""
+
+_KWARGS_DESCRIPTION = """
+Computes BLEU of predictions against references.
+
+Args:
+    predictions (`list` of `str`): the texts to score, one per segment.
+    references (`list` of `str`, or `list` of `list` of `str`): one reference per prediction,
+        or a non-empty list of references per prediction (their number may vary).
+    tokenizer (`str` or callable, default `"13a"`): `"13a"` (mteval-v13a, as sacreBLEU),
+        `"none"` (split on whitespace), `"intl"` (mteval-v14 international), `"zh"` (Chinese),
+        `"char"` (characters), or any callable from a string to a list of token strings.
+    lowercase (`bool`, default `False`): lowercase predictions and references first.
+    max_order (`int`, default `4`): the highest n-gram order.
+    weights (sequence of `float`, default uniform `1/max_order`): one non-negative weight per
+        order; given alone, its length sets max_order.
+    smooth (`bool` or `str`, default `False`): `False` or `"none"`: no smoothing. `True`: the
+        add-one of `evaluate`'s legacy `bleu` on every order. sacreBLEU's `"floor"`, `"add-k"`,
+        `"exp"`; Chen & Cherry (2014) `"method1"` ... `"method7"` as in NLTK.
+    smooth_value (`float`, default per method): epsilon of `"floor"` (0.1) and `"method1"`
+        (0.1), k of `"add-k"` (1) and `"method4"`/`"method7"` (5), alpha of `"method6"` (5).
+    ref_length (`str`, default `"closest"`): `"closest"`, the paper's best match length, ties to
+        the shorter (sacreBLEU, NLTK); `"shortest"`, as `evaluate`'s legacy `bleu`.
+    effective_order (`bool`, default `False`): leave out orders the hypothesis is too short to
+        have (sacreBLEU's option for sentence-level BLEU).
+    return_sentence_scores (`bool`, default `False`): add `sentence_bleu`, one score per prediction.
+    bootstrap_samples (`int`, default `0`): with N > 0, add a 95% confidence interval from N
+        bootstrap resamples of the segments (sacreBLEU's scheme).
+    bootstrap_seed (`int` or `None`, default `12345`): seed of the resampling.
+
+Returns:
+    bleu (`float`): the BLEU score, between 0 and 1.
+    precisions (`list` of `float`): the (smoothed) modified precision of each order.
+    brevity_penalty (`float`): between 0 and 1.
+    length_ratio (`float`): translation_length / reference_length (0.0 when the latter is 0).
+    translation_length (`int`): total number of hypothesis tokens.
+    reference_length (`int`): total effective reference length.
+    signature (`str`): the options that produced the score, e.g.
+        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0`.
+    sentence_bleu (`list` of `float`): only with return_sentence_scores=True.
+    bleu_ci_low, bleu_ci_high, bleu_bootstrap_mean (`float`): only with bootstrap_samples > 0.
+
+Examples:
+    >>> import evaluate
+    >>> bleu = evaluate.load("bleu_metric.py")
+    >>> predictions = ["the cat the cat on the mat"]
+    >>> references = [["the cat is on the mat", "there is a cat on the mat"]]
+    >>> result = bleu.compute(predictions=predictions, references=references)
+    >>> round(result["bleu"], 4), result["precisions"][0]
+    (0.4671, 0.7142857142857143)
+"""
+
+OPTION_NAMES = (
+    "tokenizer", "lowercase", "max_order", "weights", "smooth", "smooth_value", "ref_length",
+    "effective_order",
+)
+RUN_OPTION_NAMES = ("return_sentence_scores", "bootstrap_samples", "bootstrap_seed")
+
+
+def _check_option_names(kwargs: Dict[str, Any]) -> None:
+    unknown = sorted(set(kwargs) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES))
+    if unknown:
+        raise TypeError(
+            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + RUN_OPTION_NAMES)}"
+        )
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class BleuMetric(evaluate.Metric):
+    """BLEU with sacreBLEU's defaults, a signature, and no network access."""
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
+                    }
+                ),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Value("string", id="sequence"),
+                    }
+                ),
+            ],
+            codebase_urls=["https://github.com/mjpost/sacrebleu"],
+            reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
+        )
+
+    def compute(self, *, predictions=None, references=None, **kwargs) -> Optional[Dict[str, Any]]:
+        """Check the inputs and options as the user gave them, then compute BLEU.
+
+        Checking happens before `evaluate` casts the inputs to the declared features, so a
+        malformed input gets an error that names it instead of a silently different score.
+        """
+        _check_option_names(kwargs)
+        resolve_options(**{k: v for k, v in kwargs.items() if k in OPTION_NAMES})
+        check_run_options(
+            kwargs.get("return_sentence_scores", False),
+            kwargs.get("bootstrap_samples", 0),
+            kwargs.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
+        )
+        if predictions is not None or references is not None:
+            validate_inputs(predictions, references)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
+        """Check one batch as the user gave it, then add it to the evaluation cache."""
+        validate_inputs(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs) -> None:
+        """Check one example as the user gave it, then add it to the evaluation cache."""
+        validate_inputs([prediction], [reference])
+        super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(self, predictions, references, **kwargs) -> Dict[str, Any]:
+        return compute_bleu(predictions, references, **kwargs)
