@@ -167,8 +167,10 @@ def score_statistics(
         matches, totals, smooth, value, hyp_len, next_precision
     )
     if smooth != LEGACY_ADD_ONE and not any(matches):
-        # No n-gram matches at all: 0 whatever the smoothing (sacreBLEU and NLTK agree here).
+        # No n-gram matches at all: 0 whatever the smoothing (sacreBLEU and NLTK agree here), and
+        # sacreBLEU reports every precision as 0 then, smoothed or not; so do we.
         bleu = 0.0
+        precisions = [0.0] * max_order
     else:
         used = available if effective_order else max_order
         bleu = bp * _weighted_geometric_mean(precisions[:used], _weights_for(weights, used))
