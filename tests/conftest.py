@@ -26,3 +26,73 @@ def bleu():
     import evaluate
 
     return evaluate.load(str(METRIC_PATH))
+
+
+class Oracles:
+    """The reference implementations the parity tests compare against, answering in our units:
+    BLEU and precisions as fractions in 0..1, references grouped per prediction."""
+
+    @staticmethod
+    def sacrebleu(predictions, references, tokenizer="13a", lowercase=False, smooth="none",
+                  smooth_value=None, max_order=4, effective_order=False) -> dict:
+        """sacreBLEU's corpus_score. It takes references as parallel streams; a prediction with
+        fewer references than the widest group gets None in the remaining streams (sacreBLEU
+        drops None; it keeps '' as a reference of length 0)."""
+        import logging
+
+        from sacrebleu.metrics import BLEU
+
+        logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # zh/intl language hints
+        width = max(map(len, references))
+        streams = [[group[k] if k < len(group) else None for group in references] for k in range(width)]
+        metric = BLEU(tokenize=tokenizer, lowercase=lowercase, smooth_method=smooth, smooth_value=smooth_value,
+                      max_ngram_order=max_order, effective_order=effective_order)
+        score = metric.corpus_score(list(predictions), streams)
+        return {"bleu": score.score / 100, "precisions": [p / 100 for p in score.precisions],
+                "brevity_penalty": score.bp, "translation_length": score.sys_len, "reference_length": score.ref_len}
+
+    @staticmethod
+    def legacy(predictions, references, max_order=4, smooth=False) -> dict:
+        """bleuscore, which reproduces evaluate's legacy `bleu` (13a tokens, shortest reference)."""
+        import bleuscore
+
+        return bleuscore.compute(references=[list(g) for g in references], predictions=list(predictions),
+                                 max_order=max_order, smooth=smooth, ref_len_method="shortest")
+
+    @staticmethod
+    def nltk(hypotheses, references, weights, method, value=None, sentence=False) -> float:
+        """NLTK's corpus_bleu on token lists (sentence_bleu of the only hypothesis if `sentence`);
+        `value` is the method's epsilon (1), k (4, 7) or alpha (6)."""
+        import warnings
+
+        from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
+
+        default = {1: 0.1, 4: 5.0, 6: 5.0, 7: 5.0}.get(method)
+        v = default if value is None else value
+        smoothing = getattr(SmoothingFunction(epsilon=v or 0.1, alpha=v or 5, k=v or 5), f"method{method}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # method0's "0 counts of n-gram overlaps"
+            if sentence:
+                (hypothesis,), (group,) = hypotheses, references
+                return sentence_bleu(group, hypothesis, weights=tuple(weights), smoothing_function=smoothing)
+            return corpus_bleu(references, hypotheses, weights=tuple(weights), smoothing_function=smoothing)
+
+    @staticmethod
+    def assert_same(ours: dict, expected: dict, rel: float = 1e-10) -> None:
+        """Every key of `expected` equal in `ours`: integers exactly, floats to relative `rel`
+        (so 0 only equals 0), precisions order by order."""
+        import math
+
+        for key, want in expected.items():
+            got = ours[key]
+            pairs = list(zip(got, want)) if key == "precisions" else [(got, want)]
+            assert len(pairs) == (len(want) if key == "precisions" else 1), (key, got, want)
+            for g, w in pairs:
+                ok = g == w if isinstance(w, int) else math.isclose(g, w, rel_tol=rel, abs_tol=0.0)
+                assert ok, f"{key}: ours {got!r}, oracle {want!r}"
+
+
+@pytest.fixture(scope="session")
+def oracles() -> Oracles:
+    """sacreBLEU, bleuscore (evaluate's legacy bleu) and NLTK, called in our units."""
+    return Oracles()
