@@ -17,7 +17,9 @@ from .bleu_inputs import validate_inputs
 from .bleu_options import resolve_options
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
+from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tokenizers import get_tokenizer
+from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 
 HELPERS = (score_statistics, ngram_statistics, get_tokenizer)  # used through bleu_core
 
@@ -189,3 +191,23 @@ class BleuMetric(evaluate.Metric):
 
     def _compute(self, predictions, references, **kwargs) -> Dict[str, Any]:
         return compute_bleu(predictions, references, **kwargs)
+
+    def trainer_compute_metrics(self, hf_tokenizer: Any, /, *, scale: float = 1, **options: Any) -> BleuComputeMetrics:
+        """A `compute_metrics` for transformers' (Seq2Seq)Trainer, streaming-ready; see `bleu_trainer`.
+
+        `hf_tokenizer` decodes predictions and labels; `scale` is 1 (BLEU in 0..1) or 100; the
+        options are this metric's (tokenizer="13a", lowercase, max_order, smooth, ...).
+        """
+        return make_compute_metrics(hf_tokenizer, scale=scale, **options)
+
+    def statistics(self, predictions: Any, references: Any, per_segment: bool = False, **options: Any):
+        """BLEU's additive statistics (an int64 row, or one row per segment); see `bleu_streaming`."""
+        return statistics(predictions, references, per_segment=per_segment, **options)
+
+    def score_from_statistics(self, totals: Any, num_refs: Any = 1, **options: Any) -> Dict[str, Any]:
+        """The result dict from summed (or per-segment) statistics and the same options."""
+        return score_from_statistics(totals, num_refs=num_refs, **options)
+
+    def accumulator(self, **options: Any) -> BleuAccumulator:
+        """Running statistics in constant memory: `.add(predictions, references)`, `.result()`."""
+        return BleuAccumulator(**options)

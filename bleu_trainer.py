@@ -1,0 +1,173 @@
+"""A ready `compute_metrics` for transformers' `Seq2SeqTrainer` (and `Trainer`).
+
+    compute_metrics = bleu.trainer_compute_metrics(tokenizer, scale=100)
+    trainer = Seq2SeqTrainer(..., args=Seq2SeqTrainingArguments(..., predict_with_generate=True),
+                             compute_metrics=compute_metrics)
+
+Hand-written hooks break in the same places, so the hook handles them itself:
+- `-100` in labels, and in generated predictions (the Trainer pads batches of different lengths
+  with -100; `batch_decode` then fails with "OverflowError: out of range integral type conversion
+  attempted"): negative ids are dropped before decoding;
+- predictions that arrive as a tuple (models that return more than logits): the first item is used;
+- logits instead of ids (`predict_with_generate=False`): the argmax is taken, positions whose
+  label is -100 are masked, and a warning is given once;
+- special tokens (pad, bos, eos) and stray whitespace: skipped when decoding, and whitespace runs
+  are collapsed to one space with the ends stripped.
+
+It returns a flat dict of floats, which the Trainer logs with its `eval_` prefix: `bleu`,
+`precision_1` .. `precision_K`, `brevity_penalty`, `length_ratio`, `translation_length`,
+`reference_length`. `scale=1` (default) reports bleu and precisions in 0..1 like the metric,
+`scale=100` in 0..100 like sacreBLEU; the brevity penalty and length ratio stay ratios.
+
+Streaming: with `TrainingArguments(batch_eval_metrics=True)` the Trainer calls the hook once per
+batch with `compute_result=False` and on the last batch with `compute_result=True`. The hook then
+keeps only BLEU's additive statistics (one row of integers, see `bleu_streaming`), so memory stays
+constant however large the evaluation set, and the final result equals the one-shot result exactly.
+
+No BLEU formula lives here: decoding and cleaning, then `bleu_streaming` (over `bleu_core`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+
+try:  # inside the package `evaluate.load` builds
+    from .bleu_options import resolve_options
+    from .bleu_streaming import BleuAccumulator
+except ImportError:  # imported from the repository root (CLI, demo, tests)
+    from bleu_options import resolve_options
+    from bleu_streaming import BleuAccumulator
+
+SCALES = (1, 100)
+IGNORE_INDEX = -100  # transformers' padding value for labels and gathered predictions
+OPTION_NAMES = tuple(inspect.signature(resolve_options).parameters)
+UNSUPPORTED_RUN_OPTIONS = ("return_sentence_scores", "bootstrap_samples", "bootstrap_seed")
+
+
+def _to_numpy(value: Any) -> np.ndarray:
+    if hasattr(value, "detach"):  # torch tensors (batch_eval_metrics hands them over on device)
+        value = value.detach().cpu().numpy()
+    return np.asarray(value)
+
+
+def _first_if_tuple(value: Any) -> Any:
+    # Models that return extra outputs (hidden states, past key values) arrive as a tuple.
+    while isinstance(value, tuple):
+        value = value[0]
+    return value
+
+
+def clean_text(text: str) -> str:
+    """Strip the ends and collapse whitespace runs (decoders leave stray spaces around specials)."""
+    return " ".join(text.split())
+
+
+def decode_ids(tokenizer: Any, ids: np.ndarray) -> List[str]:
+    """Decode a 2-D array of ids, dropping negative ids (-100 padding) and special tokens."""
+    rows = [row[row >= 0].tolist() for row in ids]
+    return [clean_text(text) for text in tokenizer.batch_decode(rows, skip_special_tokens=True)]
+
+
+class BleuComputeMetrics:
+    """The Trainer hook: `hook(eval_prediction, compute_result=True) -> dict of floats`.
+
+    Called once with everything (the default) or once per batch with `compute_result=False`
+    and finally `True` (batch_eval_metrics); after a result is returned the statistics start
+    over, so the same hook serves every evaluation of a training run.
+    """
+
+    def __init__(self, tokenizer: Any, /, *, scale: float = 1, **compute_options: Any) -> None:
+        if not hasattr(tokenizer, "batch_decode"):
+            raise TypeError(
+                f"tokenizer is {type(tokenizer).__name__}, which has no batch_decode; pass the "
+                "transformers tokenizer (or processor) that encodes the labels"
+            )
+        if isinstance(scale, bool) or scale not in SCALES:
+            raise ValueError(f"scale must be 1 (BLEU in 0..1) or 100 (BLEU in 0..100), not {scale!r}")
+        unsupported = sorted(set(compute_options) & set(UNSUPPORTED_RUN_OPTIONS))
+        if unsupported:
+            raise ValueError(
+                f"{unsupported} cannot go into a Trainer hook, which logs corpus-level floats; "
+                "decode the predictions and call bleu.compute(...) for sentence scores or bootstrap"
+            )
+        unknown = sorted(set(compute_options) - set(OPTION_NAMES))
+        if unknown:
+            raise TypeError(f"unknown option(s) {unknown}; the Trainer hook takes scale and {list(OPTION_NAMES)}")
+        self.tokenizer = tokenizer
+        self.scale = float(scale)
+        self.accumulator = BleuAccumulator(**compute_options)
+        self.signature = self.accumulator.options.signature(1)
+        self._warned_about_logits = False
+
+    def decode(self, eval_prediction: Any) -> Tuple[List[str], List[str]]:
+        """Predictions and references as clean text, from an `EvalPrediction` (or a pair)."""
+        if isinstance(eval_prediction, (tuple, list)) and len(eval_prediction) == 2:
+            predictions, labels = eval_prediction
+        else:
+            predictions, labels = eval_prediction.predictions, eval_prediction.label_ids
+        if labels is None:
+            raise ValueError("the evaluation batch has no labels; BLEU needs references (label_ids)")
+        labels = _to_numpy(_first_if_tuple(labels))
+        predictions = _to_numpy(_first_if_tuple(predictions))
+        if predictions.ndim == 3 and np.issubdtype(predictions.dtype, np.floating):
+            predictions = self._ids_from_logits(predictions, labels)
+        for name, array in (("predictions", predictions), ("label_ids", labels)):
+            if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
+                raise ValueError(
+                    f"{name} has shape {array.shape} and dtype {array.dtype}; pass token ids of shape "
+                    "(batch, length), or logits of shape (batch, length, vocabulary)"
+                )
+        if len(predictions) != len(labels):
+            raise ValueError(f"got {len(predictions)} predictions but {len(labels)} label rows")
+        return decode_ids(self.tokenizer, predictions), decode_ids(self.tokenizer, labels)
+
+    def _ids_from_logits(self, logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        if not self._warned_about_logits:
+            warnings.warn(
+                "compute_metrics got logits, not generated ids: scoring their argmax (teacher-forced "
+                "predictions). Set predict_with_generate=True for BLEU of generated text.",
+                UserWarning,
+                stacklevel=3,
+            )
+            self._warned_about_logits = True
+        ids = logits.argmax(axis=-1).astype(np.int64)
+        ids[(logits == IGNORE_INDEX).all(axis=-1)] = IGNORE_INDEX  # padding added across batches
+        if labels.shape == ids.shape:
+            ids[labels == IGNORE_INDEX] = IGNORE_INDEX  # nothing to predict at padded label positions
+        return ids
+
+    def __call__(self, eval_prediction: Any, compute_result: bool = True) -> Dict[str, float]:
+        predictions, references = self.decode(eval_prediction)
+        self.accumulator.add(predictions, references)
+        if not compute_result:
+            return {}
+        result = self.accumulator.result()
+        self.accumulator.reset()
+        self.signature = result["signature"]
+        return self.flatten(result)
+
+    def reset(self) -> None:
+        """Drop the statistics of an evaluation that stopped before its last batch."""
+        self.accumulator.reset()
+
+    def flatten(self, result: Dict[str, Any]) -> Dict[str, float]:
+        """The metric's result as the flat dict of floats the Trainer logs."""
+        flat = {"bleu": result["bleu"] * self.scale}
+        for order, precision in enumerate(result["precisions"], start=1):
+            flat[f"precision_{order}"] = precision * self.scale
+        for key in ("brevity_penalty", "length_ratio", "translation_length", "reference_length"):
+            flat[key] = float(result[key])
+        return flat
+
+
+def make_compute_metrics(tokenizer: Any, /, *, scale: float = 1, **compute_options: Any) -> BleuComputeMetrics:
+    """A `compute_metrics` for (Seq2Seq)Trainer that decodes with `tokenizer` and scores BLEU.
+
+    `compute_options` are the metric's options (tokenizer="13a", lowercase, max_order, smooth, ...);
+    the first, positional argument is the transformers tokenizer used to decode.
+    """
+    return BleuComputeMetrics(tokenizer, scale=scale, **compute_options)
