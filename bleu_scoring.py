@@ -171,6 +171,8 @@ def score_statistics(
         # sacreBLEU reports every precision as 0 then, smoothed or not; so do we.
         bleu = 0.0
         precisions = [0.0] * max_order
+    elif hyp_len == 0:
+        bleu = 0.0  # an empty output scores 0 even under the legacy add-one (which would give 1.0)
     else:
         used = available if effective_order else max_order
         bleu = bp * _weighted_geometric_mean(precisions[:used], _weights_for(weights, used))
