@@ -53,25 +53,46 @@ class Oracles:
 
     @staticmethod
     def legacy(predictions, references, max_order=4, smooth=False) -> dict:
-        """bleuscore, which reproduces evaluate's legacy `bleu` (13a tokens, shortest reference)."""
+        """bleuscore, which reproduces evaluate's legacy `bleu` (13a tokens, shortest reference),
+        without the keys it defines differently (see tests/test_parity_legacy.py): length_ratio
+        when the reference length is 0 (inf or nan there), bleu when the translation is empty."""
         import bleuscore
 
-        return bleuscore.compute(references=[list(g) for g in references], predictions=list(predictions),
-                                 max_order=max_order, smooth=smooth, ref_len_method="shortest")
+        result = bleuscore.compute(references=[list(g) for g in references], predictions=list(predictions),
+                                   max_order=max_order, smooth=smooth, ref_len_method="shortest")
+        if result["reference_length"] == 0:
+            del result["length_ratio"]
+        if result["translation_length"] == 0:
+            del result["bleu"]
+        return result
 
     @staticmethod
-    def nltk(hypotheses, references, weights, method, value=None, sentence=False) -> float:
+    def nltk(hypotheses, references, weights, method, value=None, sentence=False):
         """NLTK's corpus_bleu on token lists (sentence_bleu of the only hypothesis if `sentence`);
-        `value` is the method's epsilon (1), k (4, 7) or alpha (6)."""
+        `value` is the method's epsilon (1), k (4, 7) or alpha (6). None where NLTK defines the
+        number differently from us (the divergences listed in tests/test_parity_nltk.py)."""
         import warnings
 
-        from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
+        from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, modified_precision, sentence_bleu
 
+        max_order = len(weights)
+
+        def matched(order: int) -> bool:
+            return sum(modified_precision(g, h, order).numerator for h, g in zip(hypotheses, references)) > 0
+
+        if (
+            min(map(len, hypotheses)) < max_order  # max(1, count) denominators
+            or (method >= 4 and not sentence)  # corpus level: last hypothesis only
+            or (method in (5, 7) and max_order != 4)  # always reads 5-grams
+            or (method == 6 and (max_order < 3 or not matched(3)))  # asserts trigram matches
+            or (method == 0 and not all(matched(n) for n in range(1, max_order + 1)))  # float_info.min
+        ):
+            return None
         default = {1: 0.1, 4: 5.0, 6: 5.0, 7: 5.0}.get(method)
         v = default if value is None else value
         smoothing = getattr(SmoothingFunction(epsilon=v or 0.1, alpha=v or 5, k=v or 5), f"method{method}")
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # method0's "0 counts of n-gram overlaps"
+            warnings.simplefilter("ignore")
             if sentence:
                 (hypothesis,), (group,) = hypotheses, references
                 return sentence_bleu(group, hypothesis, weights=tuple(weights), smoothing_function=smoothing)
