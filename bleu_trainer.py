@@ -7,7 +7,8 @@
 Hand-written hooks break in the same places, so the hook handles them itself:
 - `-100` in labels, and in generated predictions (the Trainer pads batches of different lengths
   with -100; `batch_decode` then fails with "OverflowError: out of range integral type conversion
-  attempted"): negative ids are dropped before decoding;
+  attempted", or in newer tokenizers "number too small to fit in target type"): negative ids are
+  dropped before decoding;
 - predictions that arrive as a tuple (models that return more than logits): the first item is used;
 - logits instead of ids (`predict_with_generate=False`): the argmax is taken, positions whose
   label is -100 are masked, and a warning is given once;
