@@ -1,0 +1,317 @@
+"""The Space demo's functions (app.py) and explain mode (bleu_explain.py), without a browser.
+
+Oracles: `bleu_core.compute_bleu` (the metric's own path, itself checked against sacreBLEU, NLTK
+and evaluate's legacy bleu elsewhere), the core's statistics rows, and the numbers the seed
+documents print: 0.4671379777282001 and p1..p4 = 5/7, 4/6, 2/5, 1/4 for "the cat the cat on the
+mat" (seed 000), 17/18 and 8/14 for the paper's Candidates 1 and 2 (seed 001), 0.7016879391277371
+for the evaluate docs' coffee example (seed 003).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import app
+import bleu_explain
+from bleu_core import compute_bleu, segment_statistics
+from bleu_options import resolve_options
+from bleu_stats import matches_of, totals_of
+from conftest import wmt17_lines
+
+CAT = "the cat the cat on the mat"
+CAT_REFS = ["the cat is on the mat", "there is a cat on the mat"]
+# tokenizer, lowercase, max order, weights, smooth, smooth value, ref length, effective order
+DEFAULT_FORM = ("13a", False, 4, "", "none", "", "closest", False)
+NONE_FORM = ("none", False, 4, "", "none", "", "closest", False)
+
+
+def score_text(predictions_text, references_text, form=DEFAULT_FORM):
+    """run_score's outputs by name."""
+    names = ["status", "score_html", "chart", "signature", "segments", "json", "state", "segment", "explain"]
+    return dict(zip(names, app.run_score(app.SOURCE_TEXT, predictions_text, references_text, None, None, *form)))
+
+
+# ------------------------------------------------------------------ reading inputs
+
+
+def test_split_lines_drops_trailing_blank_lines_but_keeps_inner_empty_segments():
+    assert app.split_lines("a\r\n\nb\n\n  \n") == ["a", "", "b"]
+    assert app.split_lines("") == [] and app.split_lines(None) == []
+
+
+def test_reference_sets_are_separated_by_dash_lines_and_transposed_per_segment():
+    sets = app.parse_reference_sets("r1 a\nr1 b\n---\nr2 a\nr2 b\n")
+    assert sets == [["r1 a", "r1 b"], ["r2 a", "r2 b"]]
+    assert app.references_per_segment(sets, 2) == [["r1 a", "r2 a"], ["r1 b", "r2 b"]]
+    assert app.parse_reference_sets("only\n  ---  \n\n---\n") == [["only"]]  # empty sets ignored
+
+
+def test_reference_set_of_the_wrong_length_names_the_set_and_the_fix():
+    with pytest.raises(ValueError, match=r"reference set 2 has 1 lines but there are 2 predictions.*---"):
+        app.references_per_segment([["a", "b"], ["c"]], 2)
+    with pytest.raises(ValueError, match="references are empty"):
+        app.references_per_segment([], 1)
+
+
+def test_uploaded_files_give_the_same_segments_as_pasted_text(tmp_path):
+    hypothesis = tmp_path / "hyp.txt"
+    hypothesis.write_text("a b c\n\nd e\n", encoding="utf-8")
+    reference_1 = tmp_path / "ref1.txt"
+    reference_1.write_text("a b\r\nx\r\nd e\r\n", encoding="utf-8")
+    reference_2 = tmp_path / "ref2.txt"
+    reference_2.write_text("\ufeffa c\ny\nd\n", encoding="utf-8")  # BOM dropped
+    from_files = app.load_inputs(app.SOURCE_FILES, "", "", str(hypothesis), [str(reference_1), str(reference_2)])
+    assert from_files == (["a b c", "", "d e"], [["a b", "a c"], ["x", "y"], ["d e", "d"]])
+    # The pasted form of the same data; the empty middle prediction stays a segment.
+    pasted = app.load_inputs(app.SOURCE_TEXT, "a b c\n\nd e", "a b\nx\nd e\n---\na c\ny\nd", None, None)
+    assert pasted == from_files
+
+
+def test_bad_files_give_clear_messages(tmp_path):
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("caf\xe9\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"'latin1.txt' is not UTF-8 text"):
+        app.load_inputs(app.SOURCE_FILES, "", "", str(latin), [str(latin)])
+    with pytest.raises(ValueError, match="no hypothesis file uploaded"):
+        app.load_inputs(app.SOURCE_FILES, "x", "x", None, None)
+    with pytest.raises(ValueError, match="no reference file uploaded"):
+        app.load_inputs(app.SOURCE_FILES, "", "", str(latin), [])
+
+
+def test_form_options_become_the_metrics_keyword_arguments():
+    assert app.parse_weights(" 0.5, 0.3 0.2 ") == [0.5, 0.3, 0.2]
+    assert app.parse_weights("  ") is None
+    with pytest.raises(ValueError, match="not numbers"):
+        app.parse_weights("half half")
+    kwargs = app.option_kwargs("none", True, 3, "", "floor", " 0.2 ", "shortest", True)
+    assert kwargs == {"tokenizer": "none", "lowercase": True, "max_order": 3, "smooth": "floor",
+                      "smooth_value": 0.2, "ref_length": "shortest", "effective_order": True}
+    # Given weights set the order, so the slider cannot contradict them.
+    assert "max_order" not in app.option_kwargs("13a", False, 4, "0.5 0.5", "none", "", "closest", False)
+    with pytest.raises(ValueError, match="smoothing value 'abc' is not a number"):
+        app.option_kwargs("13a", False, 4, "", "floor", "abc", "closest", False)
+
+
+def test_every_tokenizer_and_smoothing_in_the_form_is_one_the_core_accepts():
+    for _, tokenizer in app.TOKENIZER_CHOICES:
+        for _, smooth in app.SMOOTH_CHOICES:
+            resolve_options(**app.option_kwargs(tokenizer, False, 4, "", smooth, "", "closest", False))
+
+
+# ------------------------------------------------------------------ scoring through the page
+
+
+def test_score_equals_the_module_and_the_seed():
+    out = score_text(CAT, "\n---\n".join(CAT_REFS), NONE_FORM)
+    expected = compute_bleu([CAT], [CAT_REFS], tokenizer="none")
+    assert out["json"] == expected
+    assert out["json"]["bleu"] == pytest.approx(0.4671379777282001, rel=1e-12)  # seed 000
+    assert f'data-bleu="{expected["bleu"]!r}"' in out["score_html"] and ">0.4671<" in out["score_html"]
+    assert out["signature"] == expected["signature"]
+    assert out["status"].visible is False
+
+
+def test_chart_and_segment_table_hold_the_cores_numbers():
+    predictions = ["the cat sat on the mat", "a dog", "the the the"]
+    references = [["the cat sat on the mat"], ["the dog barked"], ["the cat"]]
+    scored = app.score_corpus(predictions, references, {"tokenizer": "13a", "smooth": "floor"})
+    expected = compute_bleu(predictions, references, smooth="floor", return_sentence_scores=True)
+    chart = app.precision_frame(scored)
+    assert chart["value"].tolist() == expected["precisions"] + [expected["brevity_penalty"]]
+    assert chart["measure"].tolist()[-1] == "brevity penalty"
+    table = app.segments_frame(scored)
+    assert table["#"].tolist() == [1, 2, 3]
+    assert table["sentence BLEU"].tolist() == [round(b, 4) for b in expected["sentence_bleu"]]
+    assert table["hyp len"].tolist() == [6, 2, 3] and table["ref len"].tolist() == [6, 3, 2]
+    assert app.metric_result(scored) == {k: v for k, v in expected.items() if k != "sentence_bleu"}
+
+
+@pytest.mark.parametrize(
+    "predictions_text, references_text, form, message",
+    [
+        ("a\nb", "a", DEFAULT_FORM, "reference set 1 has 1 lines but there are 2 predictions"),
+        ("", "a", DEFAULT_FORM, "predictions are empty"),
+        ("a", "a", ("13a", False, 4, "", "none", "0.5", "closest", False), "takes no smooth_value"),
+        ("a", "a", ("13a", False, 4, "1, -1", "none", "", "closest", False), "every weight must be a finite number >= 0"),
+        ("a", "a", ("13a", False, 4, "", "floor", "-2", "closest", False), "smooth_value must be a finite number > 0"),
+    ],
+)
+def test_bad_input_shows_the_modules_message_in_the_status_line(predictions_text, references_text, form, message):
+    out = score_text(predictions_text, references_text, form)
+    assert out["status"].visible is True
+    assert out["status"].value.startswith("⚠️ **Cannot score:**") and message in out["status"].value
+    assert out["json"] == {} and out["state"] is None and out["chart"] is None
+    assert "Traceback" not in out["status"].value
+
+
+@pytest.mark.parametrize("label, row", app.EXAMPLES, ids=[label for label, _ in app.EXAMPLES])
+def test_every_example_scores_as_the_module_does(label, row):
+    predictions_text, references_text, *form = row
+    outputs = app.run_example(predictions_text, references_text, *form)
+    assert outputs[1] == app.SOURCE_TEXT  # switched to the text tab
+    result = outputs[2 + 5]
+    predictions = app.split_lines(predictions_text)
+    references = app.references_per_segment(app.parse_reference_sets(references_text), len(predictions))
+    assert result == compute_bleu(predictions, references, **app.option_kwargs(*form))
+
+
+def test_examples_reproduce_the_seed_numbers():
+    results = {label: app.run_example(*row)[7] for label, row in app.EXAMPLES}
+    by_start = lambda start: next(v for k, v in results.items() if k.startswith(start))  # noqa: E731
+    assert by_start("the cat the cat")["bleu"] == pytest.approx(0.4671379777282001, rel=1e-12)
+    the_the = by_start("the the the")
+    assert the_the["bleu"] == 0.0 and the_the["precisions"][0] == 2 / 8
+    assert by_start("evaluate docs: coffee")["bleu"] == pytest.approx(0.7016879391277371, rel=1e-12)
+    assert by_start("you are ready ? →")["bleu"] == 0.0
+    assert by_start("you are ready ? with method7")["bleu"] > 0.0
+    assert by_start("Too short")["brevity_penalty"] == pytest.approx(math.exp(1 - 6 / 5), rel=1e-12)
+
+
+def test_example_files_exist_and_match_the_paper_example():
+    hypothesis = app.EXAMPLES_DIR / "paper_candidates.txt"
+    references = [app.EXAMPLES_DIR / f"paper_reference{i}.txt" for i in (1, 2, 3)]
+    predictions, grouped = app.load_inputs(app.SOURCE_FILES, "", "", str(hypothesis), [str(r) for r in references])
+    assert len(predictions) == 2 and all(len(group) == 3 for group in grouped)
+    assert predictions[0].startswith("It is a guide to action which ensures")
+
+
+def test_wmt17_system_scores_through_the_page_as_the_module_does():
+    hypothesis = wmt17_lines("uedin-nmt.4722.de")
+    reference = wmt17_lines("newstest2017-ende.ref.de")
+    out = score_text("\n".join(hypothesis), "\n".join(reference))
+    assert out["json"] == compute_bleu(hypothesis, [[r] for r in reference])
+    assert len(out["segments"]) == 3004
+
+
+# ------------------------------------------------------------------ explain mode
+
+
+def seed_explanation(**options):
+    return bleu_explain.explain_segment(CAT, CAT_REFS, resolve_options(tokenizer="none", **options))
+
+
+def test_explain_table_is_the_seeds_clipping_table():
+    explanation = seed_explanation()
+    unigrams = {row.text: (row.count, row.max_ref_count, row.clipped) for row in explanation.tables[0].rows}
+    # seed 000: the 3 -> clipped to 2, cat 2 -> 1, on 1, mat 1.
+    assert unigrams == {"the": (3, 2, 2), "cat": (2, 1, 1), "on": (1, 1, 1), "mat": (1, 1, 1)}
+    assert [(t.clipped_total, t.total) for t in explanation.tables] == [(5, 7), (4, 6), (2, 5), (1, 4)]
+    assert [t.precision for t in explanation.tables] == [5 / 7, 4 / 6, 2 / 5, 1 / 4]
+    assert [bleu_explain.precision_arithmetic(t) for t in explanation.tables] == [
+        "p1 = 5/7 = 0.7143", "p2 = 4/6 = 0.6667", "p3 = 2/5 = 0.4", "p4 = 1/4 = 0.25"]
+    assert explanation.reference_lengths == [6, 7] and explanation.effective_reference_length == 7
+    assert bleu_explain.brevity_penalty_arithmetic(explanation) == "c = 7 ≥ r = 7, so BP = 1 (no penalty)"
+    assert bleu_explain.bleu_arithmetic(explanation).endswith("= 0.4671")
+    assert explanation.score.bleu == compute_bleu([CAT], [CAT_REFS], tokenizer="none")["bleu"]
+
+
+def test_explain_brevity_penalty_and_shortest_reference_arithmetic():
+    short = bleu_explain.explain_segment("the cat sat on the", ["the cat sat on the mat"], resolve_options(tokenizer="none"))
+    assert bleu_explain.brevity_penalty_arithmetic(short) == "c = 5 < r = 6, so BP = exp(1 − r/c) = exp(1 − 6/5) = 0.8187"
+    shortest = seed_explanation(ref_length="shortest")
+    assert bleu_explain.reference_length_choice(shortest) == "r = 6: the shortest of the reference lengths 6, 7"
+
+
+def test_explain_the_papers_candidates_gives_the_papers_fractions():
+    _, row = next(item for item in app.EXAMPLES if item[0].startswith("Paper"))
+    predictions_text, references_text, *form = row
+    outputs = app.run_example(predictions_text, references_text, *form)
+    scored = outputs[2 + 6]
+    first = bleu_explain.explain_segment(scored.predictions[0], scored.references[0], scored.options)
+    second = bleu_explain.explain_segment(scored.predictions[1], scored.references[1], scored.options)
+    # seed 001: modified unigram precision 17/18 vs 8/14, bigram 10/17 vs 1/13.
+    assert [(t.clipped_total, t.total) for t in first.tables[:2]] == [(17, 18), (10, 17)]
+    assert [(t.clipped_total, t.total) for t in second.tables[:2]] == [(8, 14), (1, 13)]
+    the = next(r for r in first.tables[0].rows if r.text == "the")
+    assert (the.count, the.max_ref_count, the.clipped) == (3, 4, 3)
+
+
+def test_explain_notes_smoothing_and_the_extra_order_method7_reads():
+    explanation = bleu_explain.explain_segment("you are ready ?", ["are you ready ?"], resolve_options(smooth="method7"))
+    assert len(explanation.tables) == 5 and explanation.tables[4].precision is None
+    assert bleu_explain.precision_arithmetic(explanation.tables[2]).startswith("p3 = 0/2 → ")
+    assert explanation.score.bleu == compute_bleu(["you are ready ?"], ["are you ready ?"], smooth="method7")["bleu"]
+
+
+def test_explain_refuses_a_row_that_disagrees_with_its_tables():
+    options = resolve_options(tokenizer="none")
+    row = segment_statistics([CAT], [CAT_REFS], options)[0].copy()
+    bleu_explain.explain_segment(CAT, CAT_REFS, options, row=row)
+    matches_of(row, options.orders)[1] += 1
+    with pytest.raises(RuntimeError, match="explain mode counted 4/6 2-grams but the core counted 5/6"):
+        bleu_explain.explain_segment(CAT, CAT_REFS, options, row=row)
+
+
+def assert_tables_match_core(prediction, references, options):
+    row = segment_statistics([prediction], [references], options)[0]
+    explanation = bleu_explain.explain_segment(prediction, references, options)
+    assert [t.clipped_total for t in explanation.tables] == matches_of(row, options.orders).tolist()
+    assert [t.total for t in explanation.tables] == totals_of(row, options.orders).tolist()
+    assert explanation.hypothesis_length == row[0] and explanation.effective_reference_length == row[1]
+    for table in explanation.tables:
+        for item in table.rows:
+            assert item.clipped == min(item.count, item.max_ref_count)
+
+
+WORDS = st.sampled_from(["the", "cat", "mat", "on", "a", "is", "The", "cat.", "1,000", "-", "猫", "!"])
+SENTENCE = st.lists(WORDS, max_size=12).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    prediction=SENTENCE,
+    references=st.lists(SENTENCE, min_size=1, max_size=3),
+    tokenizer=st.sampled_from(sorted(app.TOKENIZERS)),
+    lowercase=st.booleans(),
+    max_order=st.integers(1, 5),
+    smooth=st.sampled_from(["none", "method5", "method7"]),
+    ref_length=st.sampled_from(["closest", "shortest"]),
+)
+def test_explain_tables_equal_the_cores_statistics_row(prediction, references, tokenizer, lowercase, max_order, smooth, ref_length):
+    options = resolve_options(tokenizer=tokenizer, lowercase=lowercase, max_order=max_order, smooth=smooth,
+                              ref_length=ref_length)
+    assert_tables_match_core(prediction, references, options)
+
+
+def test_explain_tables_equal_the_core_on_real_wmt17_segments():
+    hypothesis = wmt17_lines("uedin-nmt.4722.de")
+    reference = wmt17_lines("newstest2017-ende.ref.de")
+    picks = random.Random(7).sample(range(len(hypothesis)), 150)
+    for tokenizer in ("13a", "intl"):
+        options = resolve_options(tokenizer=tokenizer)
+        stats = segment_statistics(hypothesis, [[r] for r in reference], options)
+        for index in picks:
+            explanation = bleu_explain.explain_segment(hypothesis[index], [reference[index]], options, row=stats[index])
+            assert [t.clipped_total for t in explanation.tables] == matches_of(stats[index], 4).tolist()
+
+
+def test_explain_view_html_escapes_text_and_handles_out_of_range_segments():
+    scored = app.score_corpus(["<b>bold</b> & co"], [["<b>bold</b>"]], {"tokenizer": "none"})
+    page = app.explain_number(scored, 1)
+    assert "&lt;b&gt;bold&lt;/b&gt;" in page and "<b>bold</b>" not in page
+    assert 'id="explain-bleu">0.0000<' in page  # no bigram matches, unsmoothed
+    assert "Pick a segment between 1 and 1" in app.explain_number(scored, 5)
+    assert "Score something first" in app.explain_number(None, 1)
+
+
+def test_clicking_a_table_row_explains_that_segment_even_after_sorting():
+    import gradio as gr
+
+    scored = app.score_corpus(["a b c d", "x y"], [["a b c d"], ["x z"]], {"tokenizer": "none"})
+    # A sorted table: the clicked row sits at position 0 but is segment 2.
+    event = gr.SelectData(None, {"index": [0, 1], "value": 0.0, "row_value": [2, 0.0, 2, 2, "x y", "x z"]})
+    number, page, tabs = app.pick_segment(scored, event)
+    assert number == 2 and "Segment 2" in page and tabs.selected == "explain"
+
+
+def test_the_page_builds_with_its_components():
+    demo = app.build_demo()
+    ids = {getattr(block, "elem_id", None) for block in demo.blocks.values()}
+    assert {"predictions", "references", "score-button", "score-view", "explain-html", "signature", "segments"} <= ids
