@@ -88,6 +88,10 @@ def parse_reference_sets(text: Optional[str]) -> List[List[str]]:
     return [block for block in sets if block]
 
 
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"
+
+
 def references_per_segment(reference_sets: Sequence[Sequence[str]], num_segments: int) -> List[List[str]]:
     """Turn reference sets (one line per segment each) into one list of references per segment."""
     if not reference_sets:
@@ -98,7 +102,7 @@ def references_per_segment(reference_sets: Sequence[Sequence[str]], num_segments
     for number, block in enumerate(reference_sets, start=1):
         if len(block) != num_segments:
             raise ValueError(
-                f"reference set {number} has {len(block)} lines but there are {num_segments} predictions; "
+                f"reference set {number} has {_lines(len(block))} but there are {num_segments} predictions; "
                 f"every reference set needs one line per prediction (separate sets with a line "
                 f"holding only {REFERENCE_SET_SEPARATOR})"
             )
@@ -493,17 +497,19 @@ CSS = """
 .tok-empty { color: var(--body-text-color-subdued); font-style: italic; }
 .explain-help { color: var(--body-text-color-subdued); font-size: 0.88rem; margin: 0.6rem 0; }
 .legend span { margin-left: 0.6rem; padding: 0.05rem 0.45rem; border-radius: 4px; }
-.ngram-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 0.9rem; }
+.ngram-grid { display: flex; flex-wrap: wrap; gap: 0.9rem; align-items: flex-start; }
+.ngram-grid > .ngram-table { flex: 1 1 auto; min-width: 250px; max-width: 100%; }
 .ngram-table { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 0.6rem 0.7rem; background: var(--background-fill-primary); }
 .ngram-title { font-weight: 700; margin-bottom: 0.3rem; }
 .ngram-title .weight { font-weight: 400; font-size: 0.8rem; color: var(--body-text-color-subdued); margin-left: 0.4rem; }
 .ngram-table { overflow-x: auto; }
 .ngram-table table { width: 100%; border-collapse: collapse; font-size: 0.85rem; margin: 0; border: none !important; }
 .ngram-table thead, .ngram-table tbody, .ngram-table tfoot, .ngram-table tr, .ngram-table th, .ngram-table td { border: none !important; }
-.ngram-table th { text-align: right; font-weight: 600; font-size: 0.72rem; color: var(--body-text-color-subdued); padding: 0.15rem 0.3rem; }
+.ngram-table th { text-align: right; font-weight: 600; font-size: 0.72rem; color: var(--body-text-color-subdued); padding: 0.15rem 0.3rem; white-space: nowrap; }
 .ngram-table th:first-child, .ngram-table td.ng { text-align: left; }
 .ngram-table td { text-align: right; padding: 0.15rem 0.4rem; border-top: 1px solid var(--border-color-primary) !important; font-variant-numeric: tabular-nums; }
-.ngram-table td.ng { font-family: var(--font-mono); font-size: 0.8rem; white-space: nowrap; }
+.ngram-table td.ng { font-family: var(--font-mono); font-size: 0.8rem; white-space: nowrap; width: 99%; }
+.ngram-table th:not(:first-child), .ngram-table td:not(.ng) { width: 1%; white-space: nowrap; }
 .ngram-table tfoot td { font-weight: 600; border-top: 2px solid var(--border-color-primary) !important; }
 .clip-full { background: rgba(16,185,129,0.13); }
 .clip-part { background: rgba(245,158,11,0.18); }
@@ -535,7 +541,7 @@ def build_demo() -> gr.Blocks:
         scored_state = gr.State(None)
         source_state = gr.State(SOURCE_TEXT)
         with gr.Row(equal_height=False):
-            with gr.Column(scale=5, min_width=360):
+            with gr.Column(scale=5, min_width=360) as input_column:
                 with gr.Tabs(selected=SOURCE_TEXT) as input_tabs:
                     with gr.Tab("Paste text", id=SOURCE_TEXT) as text_tab:
                         predictions_box = gr.Textbox(
@@ -582,7 +588,6 @@ def build_demo() -> gr.Blocks:
                         lowercase = gr.Checkbox(False, label="Lowercase")
                         effective_order = gr.Checkbox(False, label="Effective order (sentence-level)")
                 score_button = gr.Button("Score", variant="primary", size="lg", elem_id="score-button")
-                gr.Markdown(FORMAT_HELP)
             with gr.Column(scale=7, min_width=420):
                 status = gr.Markdown("", visible=False, elem_id="status")
                 score_view = gr.HTML(placeholder_html("Paste text or pick an example, then press Score."),
@@ -593,7 +598,7 @@ def build_demo() -> gr.Blocks:
                             None, x="measure", y="value", color="kind", y_lim=[0, 1], height=260, color_title="",
                             color_map={"precision": "#6366f1", "brevity penalty": "#10b981"},
                             x_title="", y_title="", label="Modified n-gram precisions and brevity penalty",
-                            sort=None, x_label_angle=0,
+                            sort=None, x_label_angle=0, elem_id="chart",
                         )
                         signature = gr.Textbox(label="Signature (put it next to the score)", interactive=False,
                                                buttons=["copy"], elem_id="signature")
@@ -616,14 +621,16 @@ def build_demo() -> gr.Blocks:
         option_inputs = [tokenizer, lowercase, max_order, weights, smooth, smooth_value, ref_length, effective_order]
         score_outputs = [status, score_view, chart, signature, segments, result_json, scored_state,
                          segment_number, explain_view]
-        gr.Examples(
-            examples=[row for _, row in EXAMPLES],
-            example_labels=[label for label, _ in EXAMPLES],
-            inputs=[predictions_box, references_box, *option_inputs],
-            outputs=[input_tabs, source_state, *score_outputs],
-            fn=run_example, run_on_click=True, cache_examples=False,
-            label="Examples from the BLEU tutorials — one click loads and scores", examples_per_page=8,
-        )
+        with input_column:  # below the Score button, one click away
+            gr.Examples(
+                examples=[row for _, row in EXAMPLES],
+                example_labels=[label for label, _ in EXAMPLES],
+                inputs=[predictions_box, references_box, *option_inputs],
+                outputs=[input_tabs, source_state, *score_outputs],
+                fn=run_example, run_on_click=True, cache_examples=False,
+                label="Examples from the BLEU tutorials: one click loads and scores", examples_per_page=8,
+            )
+            gr.Markdown(FORMAT_HELP, elem_id="format-help")
 
         text_tab.select(lambda: SOURCE_TEXT, None, source_state)
         files_tab.select(lambda: SOURCE_FILES, None, source_state)

@@ -54,7 +54,7 @@ def test_reference_sets_are_separated_by_dash_lines_and_transposed_per_segment()
 
 
 def test_reference_set_of_the_wrong_length_names_the_set_and_the_fix():
-    with pytest.raises(ValueError, match=r"reference set 2 has 1 lines but there are 2 predictions.*---"):
+    with pytest.raises(ValueError, match=r"reference set 2 has 1 line but there are 2 predictions.*---"):
         app.references_per_segment([["a", "b"], ["c"]], 2)
     with pytest.raises(ValueError, match="references are empty"):
         app.references_per_segment([], 1)
@@ -136,7 +136,7 @@ def test_chart_and_segment_table_hold_the_cores_numbers():
 @pytest.mark.parametrize(
     "predictions_text, references_text, form, message",
     [
-        ("a\nb", "a", DEFAULT_FORM, "reference set 1 has 1 lines but there are 2 predictions"),
+        ("a\nb", "a", DEFAULT_FORM, "reference set 1 has 1 line but there are 2 predictions"),
         ("", "a", DEFAULT_FORM, "predictions are empty"),
         ("a", "a", ("13a", False, 4, "", "none", "0.5", "closest", False), "takes no smooth_value"),
         ("a", "a", ("13a", False, 4, "1, -1", "none", "", "closest", False), "every weight must be a finite number >= 0"),

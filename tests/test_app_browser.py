@@ -1,0 +1,150 @@
+"""End to end: `python app.py` on localhost, driven in headless Chromium (Debian's) with Playwright.
+
+Pastes the paper's two candidates and three reference sets (seed 001), clicks Score, reads the
+score from the page and checks it against `bleu_core.compute_bleu` (the module's own path), opens
+explain mode, checks a bad input shows the module's message in the page, and saves screenshots in
+the test's temporary directory. Skips when Chromium or Playwright is missing; CI has both.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bleu_core import compute_bleu, segment_statistics
+from bleu_options import resolve_options
+
+CHROMIUM = Path("/usr/bin/chromium")
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+CANDIDATES = [
+    "It is a guide to action which ensures that the military always obeys the commands of the party.",
+    "It is to insure the troops forever hearing the activity guidebook that party direct.",
+]
+REFERENCE_SETS = [
+    "It is a guide to action that ensures that the military will forever heed Party commands.",
+    "It is the guiding principle which guarantees the military forces always being under the command of the Party.",
+    "It is the practical guide for the army always to heed the directions of the party.",
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    """Start the demo as users do (`python app.py --port N`) and stop it afterwards."""
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("app") / "app.log"
+    env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_ANALYTICS_ENABLED": "False"}
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "app.py", "--port", str(port)], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"app.py did not answer on {url} within 90 s:\n{log_path.read_text()}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser, url):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(30000)
+    page.goto(url, wait_until="domcontentloaded")
+    page.wait_for_selector("#score-button")
+    return page
+
+
+def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
+    page = open_page(browser, app_url)
+    page.locator("#predictions textarea").fill("\n".join(CANDIDATES))
+    references_text = "\n---\n".join("\n".join([reference] * len(CANDIDATES)) for reference in REFERENCE_SETS)
+    page.locator("#references textarea").fill(references_text)
+    page.locator("#score-button").click()
+    page.wait_for_selector("#bleu-score")
+
+    expected = compute_bleu(CANDIDATES, [REFERENCE_SETS] * 2, return_sentence_scores=True)
+    assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
+    assert page.locator("#bleu-value").inner_text().strip() == f"{expected['bleu']:.4f}"
+    assert page.locator("#signature textarea, #signature input").first.input_value() == expected["signature"]
+    page.wait_for_selector("#chart canvas, #chart svg", timeout=15000)  # the precision chart drew
+    page.screenshot(path=str(tmp_path / "scored.png"), full_page=True)
+
+    page.get_by_role("tab", name="Explain").click()
+    view = page.locator("#explain-view")
+    view.wait_for()
+    assert "Segment 1" in view.inner_text()
+    assert page.locator("#explain-bleu").inner_text().strip() == f"{expected['sentence_bleu'][0]:.4f}"
+    # The first 1-gram table's sum row: clipped matches over the candidate's unigrams, as the core counts them.
+    row = segment_statistics(CANDIDATES[:1], [REFERENCE_SETS], resolve_options())[0]
+    assert f"p1 = {row[2]}/{row[6]} " in view.inner_text()  # the 1-gram table sums to the core's counts
+    page.screenshot(path=str(tmp_path / "explain.png"), full_page=True)
+    assert (tmp_path / "explain.png").stat().st_size > 10_000
+    page.close()
+
+
+def test_bad_input_shows_the_message_in_the_page(app_url, browser, tmp_path):
+    page = open_page(browser, app_url)
+    page.locator("#predictions textarea").fill("one\ntwo")
+    page.locator("#references textarea").fill("only one reference line")
+    page.locator("#score-button").click()
+    status = page.locator("#status")
+    status.wait_for()
+    text = status.inner_text()
+    assert "Cannot score" in text and "reference set 1 has 1 line but there are 2 predictions" in text
+    assert "Traceback" not in page.content()
+    page.screenshot(path=str(tmp_path / "error.png"), full_page=True)
+    page.close()
+
+
+def test_an_example_loads_and_scores_with_one_click(app_url, browser):
+    page = open_page(browser, app_url)
+    page.get_by_text("the cat the cat on the mat → 0.467").click()
+    page.wait_for_selector("#bleu-score")
+    bleu = float(page.locator("#bleu-score").get_attribute("data-bleu"))
+    assert bleu == compute_bleu(["the cat the cat on the mat"], [["the cat is on the mat", "there is a cat on the mat"]],
+                                tokenizer="none")["bleu"]
+    assert page.locator("#predictions textarea").input_value() == "the cat the cat on the mat"
+    page.close()
