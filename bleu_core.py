@@ -10,7 +10,8 @@ segments so memory stays bounded however large the corpus: the statistics of the
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from itertools import chain
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -31,39 +32,48 @@ CHUNK_SEGMENTS = 8192
 DEFAULT_BOOTSTRAP_SEED = 12345
 
 
-def _prepare_line(line: str, lowercase: bool) -> str:
+def _prepared_lines(lines: Sequence[str], lowercase: bool) -> List[str]:
     # sacreBLEU lowercases, then strips trailing whitespace, before tokenizing.
-    return (line.lower() if lowercase else line).rstrip()
+    return [line.lower().rstrip() for line in lines] if lowercase else [line.rstrip() for line in lines]
+
+
+def _references_by_rank(references: Sequence[Sequence[Any]]) -> Tuple[List[Any], np.ndarray]:
+    """Every reference in one list, first references first, then second ones, ...; and owners.
+
+    Rank-major order keeps each rank a contiguous block; with one reference per segment (the
+    common case) it is simply the references in segment order.
+    """
+    counts = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
+    if counts.size and counts.max() == 1:
+        return [group[0] for group in references], np.arange(len(references), dtype=np.int64)
+    flat: List[Any] = []
+    owners = []
+    for rank in range(int(counts.max(initial=0))):
+        members = np.flatnonzero(counts > rank)
+        flat.extend(references[i][rank] for i in members.tolist())
+        owners.append(members)
+    return flat, (np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64))
 
 
 def _chunk_statistics_text(
     predictions: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions
 ) -> np.ndarray:
-    lines = [_prepare_line(p, options.lowercase) for p in predictions]
-    owner: List[int] = []
-    for index, group in enumerate(references):
-        lines.extend(_prepare_line(r, options.lowercase) for r in group)
-        owner.extend([index] * len(group))
-    tokens, lengths = options.tokenizer.tokenize_flat(lines)
-    return ngram_statistics(
-        encode_tokens(tokens), lengths, len(predictions), np.asarray(owner, dtype=np.int64),
-        options.orders, options.ref_length,
-    )
+    flat_references, owner = _references_by_rank(references)
+    lines = _prepared_lines(predictions, options.lowercase)
+    lines.extend(_prepared_lines(flat_references, options.lowercase))
+    ids, lengths = options.tokenizer.encode_flat(lines)
+    return ngram_statistics(ids, lengths, len(predictions), owner, options.orders, options.ref_length)
 
 
 def _chunk_statistics_ids(
     predictions: Sequence[Sequence[int]], references: Sequence[Sequence[Sequence[int]]], options: BleuOptions
 ) -> np.ndarray:
-    sequences = list(predictions)
-    owner: List[int] = []
-    for index, group in enumerate(references):
-        sequences.extend(group)
-        owner.extend([index] * len(group))
+    flat_references, owner = _references_by_rank(references)
+    sequences = list(predictions) + flat_references
     lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
-    flat = np.fromiter((t for s in sequences for t in s), dtype=np.int64, count=int(lengths.sum()))
+    flat = np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))
     return ngram_statistics(
-        encode_tokens(flat), lengths, len(predictions), np.asarray(owner, dtype=np.int64),
-        options.orders, options.ref_length,
+        encode_tokens(flat), lengths, len(predictions), owner, options.orders, options.ref_length
     )
 
 

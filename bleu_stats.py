@@ -61,6 +61,10 @@ def effective_reference_lengths(
     (tensorflow/nmt and `evaluate`'s legacy `bleu`).
     """
     num_segments = len(hyp_lengths)
+    if policy not in REF_LENGTH_POLICIES:
+        raise ValueError(f"unknown ref_length {policy!r}; pass one of {list(REF_LENGTH_POLICIES)}")
+    if len(ref_owner) == num_segments and np.array_equal(ref_owner, np.arange(num_segments)):
+        return ref_lengths.astype(np.int64, copy=True)  # one reference each: nothing to choose
     if policy == "shortest":
         key = ref_lengths
     elif policy == "closest":
@@ -72,6 +76,16 @@ def effective_reference_lengths(
     best = np.full(num_segments, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(best, ref_owner, key)
     return best if policy == "shortest" else best % span
+
+
+def reference_ranks(ref_owner: np.ndarray, num_segments: int) -> np.ndarray:
+    """For each reference, how many references of the same segment come before it."""
+    num_refs = len(ref_owner)
+    ranks = np.empty(num_refs, dtype=np.int64)
+    by_owner = np.argsort(ref_owner, kind="stable")
+    first_of_owner = np.searchsorted(ref_owner[by_owner], np.arange(num_segments))
+    ranks[by_owner] = np.arange(num_refs) - first_of_owner[ref_owner[by_owner]]
+    return ranks
 
 
 def ngram_statistics(
@@ -93,6 +107,13 @@ def ngram_statistics(
             hypothesis needs at least one reference.
         orders: the highest n-gram order to count.
         ref_length: `closest` or `shortest` (see `effective_reference_lengths`).
+
+    How: every n-gram occurrence gets a key that names its segment and its n-gram, as a dense
+    integer: (segment, token) for unigrams, then (key of the (n-1)-gram at the same position,
+    next token) for each next order, densified by hashing. Counting the keys on the hypothesis
+    side and on each reference side gives the clipped matches per key, summed per segment.
+    An n-gram can only match if the (n-1)-gram it starts with occurs on both sides of its
+    segment, so only those positions go on to the next order; the rest cannot add a match.
     """
     ids = np.asarray(ids, dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
@@ -106,64 +127,45 @@ def ngram_statistics(
     order_range = np.arange(1, orders + 1)
     totals_of(stats, orders)[:] = np.maximum(hyp_lengths[:, None] - order_range[None, :] + 1, 0)
 
-    # Which segment, and which side (0 = hypothesis, k = the segment's k-th reference), each
-    # sequence belongs to.
-    num_refs = len(ref_owner)
-    ref_rank = np.empty(num_refs, dtype=np.int64)
-    by_owner = np.argsort(ref_owner, kind="stable")
-    first_of_owner = np.searchsorted(ref_owner[by_owner], np.arange(num_segments))
-    ref_rank[by_owner] = np.arange(num_refs) - first_of_owner[ref_owner[by_owner]]
-    sides = int(ref_rank.max(initial=0)) + 2
-    segment_of_sequence = np.concatenate([np.arange(num_segments, dtype=np.int64), ref_owner])
-    side_of_sequence = np.concatenate([np.zeros(num_segments, dtype=np.int64), ref_rank + 1])
-
     total_tokens = len(ids)
     vocabulary = int(ids.max(initial=-1)) + 1
-    if total_tokens * max(vocabulary, 1) >= _INT64_SAFE or num_segments * max(total_tokens, 1) * sides >= _INT64_SAFE:
+    if max(total_tokens, num_segments) * max(vocabulary, 1) >= _INT64_SAFE:
         raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
-    sequence_start = np.cumsum(lengths) - lengths
-    position = np.arange(total_tokens, dtype=np.int64) - np.repeat(sequence_start, lengths)
-    tokens_left = np.repeat(lengths, lengths) - position  # tokens from this position to the end
-    segment_at = np.repeat(segment_of_sequence, lengths)
-    side_at = np.repeat(side_of_sequence, lengths)
+    hyp_tokens = int(hyp_lengths.sum())
+    ranks = reference_ranks(ref_owner, num_segments)
+    max_refs = int(ranks.max(initial=0)) + 1
+    ref_rank_at = np.repeat(ranks, lengths[num_segments:]) if max_refs > 1 else None
 
-    starts = np.arange(total_tokens, dtype=np.int64)  # n-gram start positions valid for order n
-    ngram_id = ids.copy()  # ids of the n-grams starting at each position (valid at `starts`)
-    ngram_kinds = vocabulary
+    sequence_end = np.cumsum(lengths)
+    end_at = np.repeat(sequence_end, lengths)  # where the sequence of each position ends
+    positions = np.arange(total_tokens, dtype=np.int64)  # n-gram start positions still in play
+    segment_of_sequence = np.concatenate([np.arange(num_segments, dtype=np.int64), ref_owner])
+    keys = np.repeat(segment_of_sequence, lengths) * vocabulary + ids
+    segment_of_key = None
     matches = matches_of(stats, orders)
     for order in range(1, orders + 1):
         if order > 1:
-            starts = starts[tokens_left[starts] >= order]
-            if starts.size == 0:
+            in_play = on_both_sides[codes] & (end_at >= positions + order)
+            positions, codes, end_at = positions[in_play], codes[in_play], end_at[in_play]
+            if ref_rank_at is not None:
+                ref_rank_at = ref_rank_at[in_play[len(in_play) - len(ref_rank_at) :]]
+            if positions.size == 0:
                 break
-            extended = ngram_id[starts] * vocabulary + ids[starts + order - 1]
-            codes, uniques = pd.factorize(extended)
-            ngram_id[starts] = codes
-            ngram_kinds = len(uniques)
-        if starts.size == 0:
-            break
-        matches[:, order - 1] = _clipped_matches(
-            segment_at[starts], side_at[starts], ngram_id[starts], ngram_kinds, sides, num_segments
-        )
+            keys = codes * vocabulary + ids[positions + order - 1]
+        codes, uniques = pd.factorize(keys)
+        num_keys = len(uniques)
+        # The segment of each key: unigram keys hold it; longer keys hold their prefix's key.
+        segment_of_key = uniques // vocabulary if order == 1 else segment_of_key[uniques // vocabulary]
+        hyp_side = int(np.searchsorted(positions, hyp_tokens))
+        hyp_count = np.bincount(codes[:hyp_side], minlength=num_keys)
+        ref_codes = codes[hyp_side:]
+        if ref_rank_at is None:
+            ref_max = np.bincount(ref_codes, minlength=num_keys)
+        else:
+            ref_max = np.zeros(num_keys, dtype=np.int64)
+            for rank in range(max_refs):
+                np.maximum(ref_max, np.bincount(ref_codes[ref_rank_at == rank], minlength=num_keys), out=ref_max)
+        clipped = np.minimum(hyp_count, ref_max)
+        matches[:, order - 1] = np.bincount(segment_of_key, weights=clipped, minlength=num_segments)
+        on_both_sides = (hyp_count > 0) & (ref_max > 0)
     return stats
-
-
-def _clipped_matches(
-    segment: np.ndarray, side: np.ndarray, ngram: np.ndarray, ngram_kinds: int, sides: int, num_segments: int
-) -> np.ndarray:
-    """Per segment: sum over its hypothesis n-grams of min(count, max count in any one reference)."""
-    key = segment * ngram_kinds + ngram
-    labels, distinct = pd.factorize(key * sides + side)
-    counts = np.bincount(labels)
-    distinct_key = distinct // sides
-    distinct_side = distinct % sides
-    groups, group_keys = pd.factorize(distinct_key)
-    in_hyp = distinct_side == 0
-    hyp_count = np.bincount(groups[in_hyp], weights=counts[in_hyp], minlength=len(group_keys))
-    if sides == 2:  # one reference per segment: its count is the maximum
-        ref_max = np.bincount(groups[~in_hyp], weights=counts[~in_hyp], minlength=len(group_keys))
-    else:
-        ref_max = np.zeros(len(group_keys), dtype=np.float64)
-        np.maximum.at(ref_max, groups[~in_hyp], counts[~in_hyp])
-    clipped = np.minimum(hyp_count, ref_max)
-    return np.bincount(group_keys // ngram_kinds, weights=clipped, minlength=num_segments).astype(np.int64)

@@ -19,6 +19,11 @@ from typing import Callable, List, Sequence, Tuple, Union
 
 import numpy as np
 
+try:  # inside the package `evaluate.load` builds
+    from .bleu_stats import encode_tokens
+except ImportError:  # imported from the repository root (CLI, demo, tests)
+    from bleu_stats import encode_tokens
+
 # One flat list of tokens plus the token count of each segment, in segment order.
 FlatTokens = Tuple[List[str], np.ndarray]
 
@@ -31,9 +36,133 @@ _13A_PERIOD_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([\.,])")
 _13A_PERIOD_COMMA_BEFORE_NON_DIGIT = re.compile(r"([\.,])([^0-9])")
 _13A_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
 
-# A private-use character marks segment boundaries in the joined text: no 13a rule touches it
-# and it is not whitespace, so it survives as a token of its own.
-_SEGMENT_MARK = "\ue000"
+# Whitespace as `str.split()` sees it. Outside ASCII it is a few dozen code points, all in the
+# Basic Multilingual Plane (tests/test_tokenizer_batch.py checks all of Unicode), each two or
+# three bytes long in UTF-8.
+_ASCII_SPACES = "".join(chr(c) for c in range(128) if chr(c).isspace())
+_UNICODE_SPACE_BYTES = [c.encode() for c in map(chr, range(128, 0x10000)) if c.isspace()]
+_UNICODE_SPACE_CODES2 = np.array(sorted(int.from_bytes(b, "big") for b in _UNICODE_SPACE_BYTES if len(b) == 2))
+_UNICODE_SPACE_CODES3 = np.array(sorted(int.from_bytes(b, "big") for b in _UNICODE_SPACE_BYTES if len(b) == 3))
+
+# Byte classes for the joined, UTF-8 encoded text. Every 13a rule looks only at ASCII bytes, and
+# in UTF-8 an ASCII byte is always a whole character, so the rules can be read off the bytes.
+# _LEAD marks the first byte of the multi-byte whitespace characters (and of their neighbours).
+_OTHER, _SPACE, _DIGIT, _PUNCT, _SYMBOL, _HYPHEN, _LEAD = range(7)
+_BYTE_CLASS = np.full(256, _OTHER, dtype=np.uint8)
+for _c in _ASCII_SPACES:
+    _BYTE_CLASS[ord(_c)] = _SPACE
+for _c in "0123456789":
+    _BYTE_CLASS[ord(_c)] = _DIGIT
+_BYTE_CLASS[ord(".")] = _BYTE_CLASS[ord(",")] = _PUNCT
+for _c in _13A_SYMBOLS.strip():
+    _BYTE_CLASS[ord(_c)] = _SYMBOL
+_BYTE_CLASS[ord("-")] = _HYPHEN
+for _b in _UNICODE_SPACE_BYTES:
+    _BYTE_CLASS[_b[0]] = _LEAD
+
+
+class _Cut:
+    """Tokens of many lines found in one pass: concatenated token bytes, token offsets, counts."""
+
+    __slots__ = ("data", "offsets", "counts")
+
+    def __init__(self, data: np.ndarray, offsets: np.ndarray, counts: np.ndarray) -> None:
+        self.data, self.offsets, self.counts = data, offsets, counts
+
+    def encode(self) -> Tuple[np.ndarray, List[str]]:
+        """Dense ids, equal tokens equal ids in order of first occurrence, and the vocabulary."""
+        import pyarrow as pa  # always present: `datasets` stores its tables with it
+
+        if len(self.offsets) == 1:
+            return np.zeros(0, dtype=np.int64), []
+        offset_type = np.int32 if self.offsets[-1] < 2**31 else np.int64
+        array = pa.Array.from_buffers(
+            pa.binary() if offset_type is np.int32 else pa.large_binary(),
+            len(self.offsets) - 1,
+            [None, pa.py_buffer(self.offsets.astype(offset_type)), pa.py_buffer(self.data)],
+        )
+        encoded = array.dictionary_encode()
+        ids = np.asarray(encoded.indices).astype(np.int64)
+        return ids, encoded.dictionary
+
+    def tokens(self) -> List[str]:
+        ids, dictionary = self.encode()
+        vocabulary = np.array(
+            [token.decode("utf-8", "surrogatepass") for token in dictionary.to_pylist()] if len(ids) else [],
+            dtype=object,
+        )
+        return vocabulary[ids].tolist()
+
+
+def _cut_joined(joined: str, num_lines: int, apply_13a: bool) -> _Cut:
+    """Tokenize `num_lines` lines, joined by newlines (none inside a line), in one pass.
+
+    The joined text is encoded to UTF-8 (surrogates passed through). A token is a maximal run of
+    non-space bytes, further cut wherever the 13a rules would insert a space. sacreBLEU applies
+    those rules as regular-expression substitutions; their effect reduces to where spaces go:
+    - an ASCII symbol is cut off on both sides;
+    - a hyphen after a digit is cut off on both sides;
+    - in a run of periods and commas, every mark is cut off on both sides, except that the last
+      mark stays attached to a digit that follows it when the run has an odd number of marks and
+      follows a digit, or an even number and follows anything else (the pairing of the
+      left-to-right, non-overlapping matches); a single mark between two digits stays attached to
+      both ("3.5", "1,000").
+    tests/test_tokenizer_batch.py checks this against sacreBLEU on every WMT17 line and on
+    generated text.
+    """
+    if num_lines == 0:
+        return _Cut(np.zeros(0, dtype=np.uint8), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    # Spaces around the text give the first and last byte neighbours (and room to look ahead).
+    data = np.frombuffer(b" " + joined.encode("utf-8", "surrogatepass") + b"   ", dtype=np.uint8)
+    classes = _BYTE_CLASS[data]
+    space = classes == _SPACE
+    special = np.flatnonzero(classes >= _PUNCT)
+    kinds = classes[special]
+    _mark_unicode_spaces(data, special[kinds == _LEAD], space)
+    cut_before = np.zeros(len(data) + 1, dtype=bool)  # a token boundary just before byte i
+    if apply_13a:
+        cut_around = special[kinds == _SYMBOL]
+        hyphens = special[kinds == _HYPHEN]
+        cut_around = np.concatenate([cut_around, hyphens[classes[hyphens - 1] == _DIGIT]])
+        cut_before[cut_around] = True
+        cut_before[cut_around + 1] = True
+        marks = special[kinds == _PUNCT]
+        if len(marks):
+            digit_before = classes[marks - 1] == _DIGIT
+            digit_after = classes[marks + 1] == _DIGIT
+            # Runs of consecutive marks: where each run starts, and each mark's position in it.
+            run_start = np.ones(len(marks), dtype=bool)
+            run_start[1:] = marks[1:] != marks[:-1] + 1
+            first_of_run = marks[run_start][np.cumsum(run_start) - 1]
+            run_length = marks - first_of_run + 1  # at the last mark of a run: the run's length
+            pairs_up_with_digit = (classes[first_of_run - 1] == _DIGIT) == (run_length % 2 == 1)
+            keep_right = digit_after & pairs_up_with_digit
+            keep_left = digit_before & digit_after
+            cut_before[marks[~keep_left]] = True
+            cut_before[marks[~keep_right] + 1] = True
+    kept = ~space
+    starts = kept.copy()
+    starts[1:] &= space[:-1] | cut_before[1:-1]
+    ends = kept.copy()
+    ends[:-1] &= space[1:] | cut_before[1:-1]
+    token_starts = np.flatnonzero(starts)
+    offsets = np.zeros(len(token_starts) + 1, dtype=np.int64)
+    np.cumsum(np.flatnonzero(ends) - token_starts + 1, out=offsets[1:])
+    separators = np.flatnonzero(data == 10)
+    tokens_before = np.searchsorted(token_starts, separators)
+    counts = np.diff(tokens_before, prepend=0, append=len(token_starts))
+    return _Cut(data[kept], offsets, counts.astype(np.int64))
+
+
+def _mark_unicode_spaces(data: np.ndarray, leads: np.ndarray, space: np.ndarray) -> None:
+    """Mark the bytes of non-ASCII whitespace characters (U+00A0, U+3000, ...) as space."""
+    if not len(leads):
+        return
+    codes = (data[leads].astype(np.int64) << 16) | (data[leads + 1].astype(np.int64) << 8) | data[leads + 2]
+    for width, known in ((2, _UNICODE_SPACE_CODES2), (3, _UNICODE_SPACE_CODES3)):
+        found = leads[np.isin(codes >> (8 * (3 - width)), known)]
+        for offset in range(width):
+            space[found + offset] = True
 
 
 def _counts_to_array(token_lists: Sequence[Sequence[str]]) -> np.ndarray:
@@ -56,80 +185,79 @@ class BaseTokenizer:
         token_lists = [self(line) for line in lines]
         return list(chain.from_iterable(token_lists)), _counts_to_array(token_lists)
 
+    def encode_flat(self, lines: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+        """Tokenize many segments straight to dense token ids (equal tokens, equal ids) and counts."""
+        tokens, counts = self.tokenize_flat(lines)
+        return encode_tokens(tokens), counts
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
 
-class TokenizerNone(BaseTokenizer):
+class _JoinedTokenizer(BaseTokenizer):
+    """A tokenizer whose rules run once over a whole batch of lines (see `_cut_joined`)."""
+
+    apply_13a = False
+
+    def _join(self, lines: List[str]) -> str:
+        """The lines joined by newlines; a newline inside a line is whitespace, so it becomes a space."""
+        joined = "\n".join(lines)
+        if joined.count("\n") != len(lines) - 1:
+            joined = "\n".join(line.replace("\n", " ") for line in lines)
+        return joined
+
+    def _cut(self, lines: Sequence[str]) -> _Cut:
+        lines = list(lines)
+        return _cut_joined(self._join(lines), len(lines), self.apply_13a)
+
+    def __call__(self, line: str) -> List[str]:
+        return self._cut([line]).tokens()
+
+    def tokenize_flat(self, lines: Sequence[str]) -> FlatTokens:
+        cut = self._cut(lines)
+        return cut.tokens(), cut.counts
+
+    def encode_flat(self, lines: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+        cut = self._cut(lines)
+        return cut.encode()[0], cut.counts
+
+
+class TokenizerNone(_JoinedTokenizer):
     """No tokenization: split on whitespace only (sacreBLEU's `none`)."""
 
     name = "none"
 
-    def __call__(self, line: str) -> List[str]:
-        return line.split()
 
-    def tokenize_flat(self, lines: Sequence[str]) -> FlatTokens:
-        return _split_joined(list(lines), transform=None)
+def _unescape_13a(text: str) -> str:
+    return text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
 
 
 def _normalize_13a(line: str) -> str:
     """mteval-v13a's line-level clean-up: drop <skipped>, join hyphenated line breaks, unescape."""
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    if "&" in line:
-        line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    return line
+    return _unescape_13a(line) if "&" in line else line
 
 
-def _apply_13a_rules(text: str) -> str:
-    """The 13a rules on padded text; every rule is local, so any number of padded lines may be joined."""
-    text = text.translate(_13A_SPLIT_SYMBOLS)
-    if "." in text or "," in text:
-        text = _13A_PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
-        text = _13A_PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
-    if "-" in text:
-        text = _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
-    return text
-
-
-def _split_joined(lines: List[str], transform: Callable[[str], str] | None) -> FlatTokens:
-    """Join padded lines with a boundary token, transform the whole text once, split once.
-
-    Falls back to one line at a time when a line already contains the boundary mark.
-    """
-    if not lines:
-        return [], np.zeros(0, dtype=np.int64)
-    separator = f" {_SEGMENT_MARK} "
-    joined = separator.join(lines)
-    if joined.count(_SEGMENT_MARK) != len(lines) - 1:
-        token_lists = [(transform(f" {line} ") if transform else line).split() for line in lines]
-        return list(chain.from_iterable(token_lists)), _counts_to_array(token_lists)
-    text = f" {joined} "
-    if transform is not None:
-        text = transform(text)
-    tokens = text.split()
-    tokens.append(_SEGMENT_MARK)
-    marks = np.flatnonzero(np.fromiter((t == _SEGMENT_MARK for t in tokens), dtype=bool, count=len(tokens)))
-    counts = np.diff(marks, prepend=-1) - 1
-    del tokens[-1]
-    if len(marks) > 1:
-        tokens = [t for t in tokens if t != _SEGMENT_MARK]
-    return tokens, counts.astype(np.int64)
-
-
-class Tokenizer13a(BaseTokenizer):
+class Tokenizer13a(_JoinedTokenizer):
     """mteval-v13a, the WMT standard and sacreBLEU's default."""
 
     name = "13a"
+    apply_13a = True
 
-    def __call__(self, line: str) -> List[str]:
-        return _apply_13a_rules(f" {_normalize_13a(line)} ").split()
+    def _join(self, lines: List[str]) -> str:
+        """The lines after mteval-v13a's clean-up, joined by newlines.
 
-    def tokenize_flat(self, lines: Sequence[str]) -> FlatTokens:
-        lines = list(lines)
-        joined_check = "".join(lines)
-        if "\n" in joined_check or "&" in joined_check or "<skipped>" in joined_check:
-            lines = [_normalize_13a(line) for line in lines]
-        return _split_joined(lines, transform=_apply_13a_rules)
+        The clean-up's replacements never match across a newline, so they can run once on the
+        joined text, unless a line holds a newline itself (its own clean-up handles that).
+        """
+        joined = "\n".join(lines)
+        if joined.count("\n") != len(lines) - 1:
+            return "\n".join(map(_normalize_13a, lines))
+        if "<skipped>" in joined:
+            joined = joined.replace("<skipped>", "")
+        if "&" in joined:
+            joined = _unescape_13a(joined)
+        return joined
 
 
 class TokenizerIntl(BaseTokenizer):
