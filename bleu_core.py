@@ -170,9 +170,24 @@ def compute_bleu(
     **options: Any,
 ) -> Dict[str, Any]:
     """BLEU of predictions against references; the options are those of `resolve_options`."""
+    return compute_bleu_for(
+        None, predictions, references, return_sentence_scores, bootstrap_samples, bootstrap_seed, **options
+    )
+
+
+def compute_bleu_for(
+    kind: Optional[str],
+    predictions: Any,
+    references: Any,
+    return_sentence_scores: bool = False,
+    bootstrap_samples: int = 0,
+    bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
+    **options: Any,
+) -> Dict[str, Any]:
+    """`compute_bleu` for inputs of a required kind (`text` or `token_ids`; None detects it)."""
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed)
     resolved = resolve_options(**options)
-    preds, refs, kind = validate_inputs(predictions, references)
+    preds, refs, kind = validate_inputs(predictions, references, kind)
     stats = segment_statistics(preds, refs, resolved, kind)
     return result_from_statistics(
         stats, resolved, reference_counts(refs), return_sentence_scores, bootstrap_samples, bootstrap_seed

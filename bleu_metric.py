@@ -12,8 +12,8 @@ import evaluate
 # evaluate.load copies only the sibling modules this file imports itself (one per line, relative,
 # at column 0), and not their imports: so every helper module is imported here. Never put a
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
-from .bleu_core import DEFAULT_BOOTSTRAP_SEED, check_run_options, compute_bleu
-from .bleu_inputs import validate_inputs
+from .bleu_core import DEFAULT_BOOTSTRAP_SEED, check_run_options, compute_bleu_for
+from .bleu_inputs import TOKEN_IDS, validate_inputs
 from .bleu_options import resolve_options
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
@@ -135,6 +135,28 @@ def _check_option_names(kwargs: Dict[str, Any]) -> None:
         )
 
 
+TOKEN_IDS_CONFIG = "token_ids"
+
+
+def _features(config_name: str) -> list:
+    """Text features, then token-id features (one reference, or a list of them, per prediction).
+
+    The default config accepts both and `evaluate` picks the set that fits the first example;
+    the `token_ids` config (`evaluate.load(path, config_name="token_ids")`) accepts only ids.
+    """
+    text = datasets.Value("string", id="sequence")
+    ids = datasets.Sequence(datasets.Value("int64"))
+    text_features = [
+        datasets.Features({"predictions": text, "references": datasets.Sequence(text, id="references")}),
+        datasets.Features({"predictions": text, "references": text}),
+    ]
+    id_features = [
+        datasets.Features({"predictions": ids, "references": datasets.Sequence(ids)}),
+        datasets.Features({"predictions": ids, "references": ids}),
+    ]
+    return id_features if config_name == TOKEN_IDS_CONFIG else text_features + id_features
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class BleuMetric(evaluate.Metric):
     """BLEU with sacreBLEU's defaults, a signature, and no network access."""
@@ -144,23 +166,15 @@ class BleuMetric(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
-            ],
+            features=_features(self.config_name),
             codebase_urls=["https://github.com/mjpost/sacrebleu"],
             reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
         )
+
+    @property
+    def _input_kind(self) -> Optional[str]:
+        """`token_ids` under the token_ids config; None (detect from the input) otherwise."""
+        return TOKEN_IDS if self.config_name == TOKEN_IDS_CONFIG else None
 
     def compute(self, *, predictions=None, references=None, **kwargs) -> Optional[Dict[str, Any]]:
         """Check the inputs and options as the user gave them, then compute BLEU.
@@ -169,6 +183,11 @@ class BleuMetric(evaluate.Metric):
         malformed input gets an error that names it instead of a silently different score.
         """
         _check_option_names(kwargs)
+        if predictions is not None and references is not None and self.num_process == 1 and self.writer is None:
+            # All the data in this one call: score it directly. Going through evaluate's Arrow
+            # cache would only copy it (bench/README.md has the numbers); streaming (add_batch)
+            # and distributed runs (num_process > 1) still take evaluate's path below.
+            return compute_bleu_for(self._input_kind, predictions, references, **kwargs)
         resolve_options(**{k: v for k, v in kwargs.items() if k in OPTION_NAMES})
         check_run_options(
             kwargs.get("return_sentence_scores", False),
@@ -176,21 +195,21 @@ class BleuMetric(evaluate.Metric):
             kwargs.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
         )
         if predictions is not None or references is not None:
-            validate_inputs(predictions, references)
+            validate_inputs(predictions, references, self._input_kind)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
         """Check one batch as the user gave it, then add it to the evaluation cache."""
-        validate_inputs(predictions, references)
+        validate_inputs(predictions, references, self._input_kind)
         super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs) -> None:
         """Check one example as the user gave it, then add it to the evaluation cache."""
-        validate_inputs([prediction], [reference])
+        validate_inputs([prediction], [reference], self._input_kind)
         super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, predictions, references, **kwargs) -> Dict[str, Any]:
-        return compute_bleu(predictions, references, **kwargs)
+        return compute_bleu_for(self._input_kind, predictions, references, **kwargs)
 
     def trainer_compute_metrics(self, hf_tokenizer: Any, /, *, scale: float = 1, **options: Any) -> BleuComputeMetrics:
         """A `compute_metrics` for transformers' (Seq2Seq)Trainer, streaming-ready; see `bleu_trainer`.

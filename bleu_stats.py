@@ -16,10 +16,11 @@ hash-based groupings over (segment, n-gram) keys.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, Tuple
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 HYP_LEN = 0
 REF_LEN = 1
@@ -43,10 +44,21 @@ def totals_of(stats: np.ndarray, orders: int) -> np.ndarray:
     return stats[..., 2 + orders : 2 + 2 * orders]
 
 
+def dense_codes(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(codes, uniques): equal values get equal codes 0..U-1 in order of first occurrence.
+
+    A hash grouping; Arrow's is about 1.6x faster than pandas' on int64 keys here.
+    """
+    encoded = pa.array(values).dictionary_encode()
+    return np.asarray(encoded.indices).astype(np.int64), np.asarray(encoded.dictionary)
+
+
 def encode_tokens(tokens: Sequence) -> np.ndarray:
     """Map tokens (strings or integers) to dense int64 ids 0..V-1; equal tokens get equal ids."""
     if len(tokens) == 0:
         return np.zeros(0, dtype=np.int64)
+    if isinstance(tokens, np.ndarray) and tokens.dtype.kind in "iu":
+        return dense_codes(tokens)[0]
     codes, _ = pd.factorize(np.asarray(tokens, dtype=object) if isinstance(tokens, list) else tokens)
     return codes.astype(np.int64, copy=False)
 
@@ -152,7 +164,7 @@ def ngram_statistics(
             if positions.size == 0:
                 break
             keys = codes * vocabulary + ids[positions + order - 1]
-        codes, uniques = pd.factorize(keys)
+        codes, uniques = dense_codes(keys)
         num_keys = len(uniques)
         # The segment of each key: unigram keys hold it; longer keys hold their prefix's key.
         segment_of_key = uniques // vocabulary if order == 1 else segment_of_key[uniques // vocabulary]
