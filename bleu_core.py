@@ -18,13 +18,13 @@ import numpy as np
 try:  # inside the package `evaluate.load` builds
     from .bleu_inputs import TEXT, reference_counts, validate_inputs
     from .bleu_options import BleuOptions, resolve_options
-    from .bleu_scoring import BleuScore, score_statistics
-    from .bleu_stats import encode_tokens, ngram_statistics, stat_width
+    from .bleu_scoring import LEGACY_ADD_ONE, BleuScore, score_statistics
+    from .bleu_stats import HYP_LEN, REF_LEN, encode_tokens, matches_of, ngram_statistics, stat_width, totals_of
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_inputs import TEXT, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
-    from bleu_scoring import BleuScore, score_statistics
-    from bleu_stats import encode_tokens, ngram_statistics, stat_width
+    from bleu_scoring import LEGACY_ADD_ONE, BleuScore, score_statistics
+    from bleu_stats import HYP_LEN, REF_LEN, encode_tokens, matches_of, ngram_statistics, stat_width, totals_of
 
 # Segments per chunk: large enough to amortise NumPy calls, small enough to bound memory.
 CHUNK_SEGMENTS = 8192
@@ -102,9 +102,71 @@ def score(totals: Sequence[int], options: BleuOptions) -> BleuScore:
     )
 
 
+# Smoothing methods whose per-row arithmetic `bleu_rows` reproduces with array operations; the
+# others (Chen & Cherry 4-7, which chain orders) are scored row by row through `score`.
+_ARRAY_SMOOTHING = frozenset({"none", "floor", "add-k", "exp", "method1", "method2", "method3", LEGACY_ADD_ONE})
+
+
+def bleu_rows(stats: np.ndarray, options: BleuOptions) -> np.ndarray:
+    """BLEU of every statistics row (segments, or bootstrap resamples), as one float array.
+
+    Equal to `score(row, options).bleu` for each row (tests/test_sentence_and_bootstrap.py
+    checks every smoothing method); the common methods run as array operations, which is what
+    makes per-segment scores and bootstrap resampling cheap, and the rest go row by row.
+    """
+    stats = np.atleast_2d(np.asarray(stats, dtype=np.int64))
+    if options.smooth not in _ARRAY_SMOOTHING:
+        return np.array([score(row, options).bleu for row in stats], dtype=np.float64)
+    orders, max_order = (stats.shape[1] - 2) // 2, options.max_order
+    hyp_len, ref_len = stats[:, HYP_LEN].astype(np.float64), stats[:, REF_LEN].astype(np.float64)
+    raw_matches = matches_of(stats, orders)[:, :max_order].astype(np.float64)
+    matches, totals = raw_matches.copy(), totals_of(stats, orders)[:, :max_order].astype(np.float64)
+    smooth, value = options.smooth, options.smooth_value
+    order_index = np.arange(max_order)
+    if smooth == LEGACY_ADD_ONE:
+        precisions = (matches + 1.0) / (totals + 1.0)
+        available = (totals > 0).sum(axis=1)
+    else:
+        if smooth in ("add-k", "method2"):
+            added = value if smooth == "add-k" else 1.0
+            matches[:, 1:] += added
+            totals[:, 1:] += added
+        available = np.cumprod(totals > 0, axis=1).sum(axis=1)
+        counted = order_index < available[:, None]
+        precisions = np.zeros_like(matches)
+        matched = counted & (matches > 0)
+        precisions[matched] = matches[matched] / totals[matched]
+        unmatched = counted & ~(matches > 0)
+        if smooth in ("exp", "method3"):
+            halvings = np.cumsum(unmatched, axis=1)
+            precisions[unmatched] = 1.0 / ((2.0 ** halvings[unmatched]) * totals[unmatched])
+        elif smooth in ("floor", "method1"):
+            precisions[unmatched] = value / totals[unmatched]
+    used = available if options.effective_order else np.full(len(stats), max_order)
+    weights = np.asarray(options.weights, dtype=np.float64)
+    kept = np.concatenate([[0.0], np.cumsum(weights)])[used]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rescaled = np.where(kept[:, None] > 0, weights * weights.sum() / kept[:, None], 0.0)
+    row_weights = np.where((used == max_order)[:, None], weights, rescaled) * (order_index < used[:, None])
+    weighted = row_weights != 0
+    log_sum = (row_weights * np.log(np.where(weighted & (precisions > 0), precisions, 1.0))).sum(axis=1)
+    bleu = np.exp(log_sum)
+    bleu[(weighted & (precisions <= 0)).any(axis=1) | (used == 0)] = 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):  # hyp_len 0: overridden just below
+        brevity = np.where(hyp_len >= ref_len, 1.0, np.exp(1.0 - ref_len / hyp_len))
+    bleu *= np.where(hyp_len == 0, 0.0, brevity)
+    if smooth != LEGACY_ADD_ONE:
+        bleu[~raw_matches.any(axis=1)] = 0.0
+    return bleu
+
+
 def sentence_scores(stats: np.ndarray, options: BleuOptions) -> List[float]:
     """One BLEU per segment, from that segment's own statistics row."""
-    return [score(row, options).bleu for row in stats]
+    return bleu_rows(stats, options).tolist()
+
+
+# Bootstrap draws are made in blocks of about this many segment indices, to bound memory.
+_BOOTSTRAP_BLOCK = 1 << 22
 
 
 def bootstrap_scores(
@@ -113,14 +175,22 @@ def bootstrap_scores(
     """Corpus BLEU of `samples` resamples of the segments, drawn with replacement.
 
     The draws are sacreBLEU's (`numpy.random.default_rng(seed).choice(n, (samples, n))`), so the
-    same seed resamples the same segments; each resample's statistics are a weighted sum of rows.
+    same seed resamples the same segments. They are made a block of resamples at a time (the
+    generator's stream is the same either way) and each resample's statistics are a weighted
+    sum of rows, so memory stays bounded by the block.
     """
     count = len(stats)
     rng = np.random.default_rng(seed)
-    draws = rng.choice(count, size=(samples, count), replace=True)
-    weights = np.bincount((draws + (np.arange(samples) * count)[:, None]).ravel(), minlength=samples * count)
-    resampled = weights.reshape(samples, count).astype(np.float64) @ stats.astype(np.float64)
-    return np.array([score(np.rint(row).astype(np.int64), options).bleu for row in resampled])
+    rows = stats.astype(np.float64)
+    per_block = max(1, _BOOTSTRAP_BLOCK // max(count, 1))
+    sums = []
+    for start in range(0, samples, per_block):
+        block = min(per_block, samples - start)
+        draws = rng.integers(0, count, size=(block, count), dtype=np.int32)
+        resample_of_draw = np.arange(block, dtype=np.int64)[:, None] * count
+        weights = np.bincount((draws + resample_of_draw).ravel(), minlength=block * count).reshape(block, count)
+        sums.append(np.rint(weights.astype(np.float64) @ rows).astype(np.int64))
+    return bleu_rows(np.concatenate(sums), options) if sums else np.zeros(0)
 
 
 def confidence_interval(scores: np.ndarray) -> Dict[str, float]:
