@@ -9,8 +9,14 @@ What the oracle does on degenerate input (checked with bleuscore 0.2.0), and wha
   evaluate's legacy code divides by zero; ours is 0.0. length_ratio is not compared there;
 - translation length 0: BLEU 0 in both, except under add-one with reference length 0 as well, where
   bleuscore gives 1.0 (every precision (0+1)/(0+1), brevity penalty 1) and we give 0 for an empty
-  output. BLEU is not compared when the translation is empty; everything else is. (`Oracles.legacy` leaves
-  those keys out.)
+  output. BLEU is not compared when the translation is empty; everything else is. (`Oracles.legacy`
+  leaves those keys out.)
+Two differences in tokens, both outside what we compare with it:
+- a line ending in "-\n" (plus any whitespace): the legacy 13a tokenizer deletes "-\n" (joining a
+  hyphenated line break) on the raw line, where we, as sacreBLEU, strip trailing whitespace first
+  and keep the "-" as a token (tested below against sacreBLEU);
+- \x1c-\x1f: Python's str.split (ours, sacreBLEU's, evaluate's) splits there, bleuscore's Rust
+  split_whitespace does not.
 """
 
 from __future__ import annotations
@@ -86,3 +92,11 @@ def test_empty_translation_and_empty_reference_cases(oracles):
 
     assert math.isinf(bleuscore.compute(references=[[""]], predictions=["a b"])["length_ratio"])  # the divergence
     assert compute_bleu(["a b"], [[""]], ref_length="shortest")["length_ratio"] == 0.0
+
+
+def test_hyphen_before_a_final_newline_follows_sacrebleu_not_the_legacy_tokenizer(oracles):
+    preds, refs = ["the end -\n"], [["the end -"]]
+    assert oracles.legacy(preds, refs, max_order=1)["translation_length"] == 2  # "-\n" deleted
+    ours = compute_bleu(preds, refs, max_order=1, ref_length="shortest")
+    assert ours["translation_length"] == 3 and ours["bleu"] == 1.0
+    oracles.assert_same(ours, oracles.sacrebleu(preds, refs, max_order=1))
