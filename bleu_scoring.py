@@ -1,8 +1,9 @@
 """From sufficient statistics to a BLEU score: precisions, smoothing, brevity penalty.
 
-Everything here takes one statistics row (see `bleu_stats`): a segment's, a batch's or a whole
-corpus's sum. The formulas live only here; the metric, the CLI, the Trainer hook and the demo
-all come through `score_statistics`.
+Everything here works on statistics rows (see `bleu_stats`): a segment's, a batch's, a
+bootstrap resample's or a whole corpus's sum, many rows at once as NumPy arrays. The formulas live
+only here; corpus scores (`score_statistics`, one row), sentence scores and bootstrap resamples
+(`score_rows`, many rows) all come through the same code.
 
 BLEU = BP * exp(sum_n w_n * log p_n), with BP = 1 if c >= r, exp(1 - r / c) if 0 < c < r, and
 0 if c = 0 (c: hypothesis length, r: effective reference length). A zero precision on an order
@@ -48,13 +49,25 @@ def statistics_orders(max_order: int, smooth: str) -> int:
     return max_order + 1 if smooth in NEEDS_NEXT_ORDER else max_order
 
 
+def _elementwise(function, values: np.ndarray) -> np.ndarray:
+    """Apply math.exp or math.log per element: NumPy's vectorised exp and log may differ from the C
+    library's in the last bit, and sacreBLEU and NLTK use the C library's."""
+    return np.fromiter(map(function, values.ravel().tolist()), dtype=np.float64, count=values.size).reshape(values.shape)
+
+
+def brevity_penalties(hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+    """Per row: 1 when the hypothesis is at least as long as the reference, exp(1 - r/c) below, 0 when empty."""
+    hyp_len = np.asarray(hyp_len, dtype=np.float64)
+    ref_len = np.asarray(ref_len, dtype=np.float64)
+    shorter = (hyp_len < ref_len) & (hyp_len > 0)
+    penalty = np.where(hyp_len >= ref_len, 1.0, 0.0)
+    penalty[shorter] = _elementwise(math.exp, 1.0 - ref_len[shorter] / hyp_len[shorter])
+    return penalty
+
+
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:
-    """1 when the hypothesis is at least as long as the reference, exp(1 - r/c) below, 0 when empty."""
-    if hyp_len >= ref_len:
-        return 1.0
-    if hyp_len == 0:
-        return 0.0
-    return math.exp(1.0 - ref_len / hyp_len)
+    """The brevity penalty of one hypothesis length against one effective reference length."""
+    return float(brevity_penalties(np.array([hyp_len]), np.array([ref_len]))[0])
 
 
 @dataclass(frozen=True)
@@ -82,59 +95,132 @@ class BleuScore:
         }
 
 
-def _smoothed_precisions(
-    matches: List[float], totals: List[float], smooth: str, value: Optional[float], hyp_len: int,
-    next_precision: float,
-) -> Tuple[List[float], int]:
-    """Precisions per order after smoothing, and how many orders have n-grams at all.
+@dataclass(frozen=True)
+class RowScores:
+    """BLEU of many statistics rows at once (segments, batches or bootstrap resamples)."""
 
-    Orders past the first one without hypothesis n-grams stay at 0; with `effective_order` the
-    caller leaves them out of the mean.
+    bleu: np.ndarray  # (rows,)
+    precisions: np.ndarray  # (rows, max_order)
+    brevity_penalty: np.ndarray  # (rows,)
+    length_ratio: np.ndarray  # (rows,)
+
+
+def _smoothed_precisions(
+    matches: np.ndarray, totals: np.ndarray, smooth: str, value: Optional[float], hyp_len: np.ndarray,
+    next_precision: np.ndarray,
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Precisions per row and order after smoothing, and per row how many orders have n-grams.
+
+    Orders from the first one without hypothesis n-grams on stay at 0; with `effective_order`
+    the caller leaves them out of the mean.
     """
-    max_order = len(matches)
-    precisions = [0.0] * max_order
+    rows, max_order = matches.shape
+    order = np.arange(max_order)
     if smooth == LEGACY_ADD_ONE:
         # tensorflow/nmt: (m + 1) / (t + 1) on every order, unigrams included.
-        available = sum(1 for t in totals if t > 0)
-        return [(m + 1.0) / (t + 1.0) for m, t in zip(matches, totals)], available
-    if smooth == "add-k":
-        matches = [m if n == 0 else m + value for n, m in enumerate(matches)]
-        totals = [t if n == 0 else t + value for n, t in enumerate(totals)]
-    elif smooth == "method2":
-        matches = [m if n == 0 else m + 1 for n, m in enumerate(matches)]
-        totals = [t if n == 0 else t + 1 for n, t in enumerate(totals)]
-    available = 0
-    for t in totals:
-        if t <= 0:
-            break
-        available += 1
-    doubling = 1.0  # the exponential decay of mteval's smoothing (sacreBLEU exp, Chen & Cherry 3)
-    for n in range(available):
-        m, t = matches[n], totals[n]
-        if m > 0:
-            precisions[n] = m / t
-        elif smooth in ("exp", "method3"):
-            doubling *= 2.0
-            precisions[n] = 1.0 / (doubling * t)
-        elif smooth in ("floor", "method1"):
-            precisions[n] = value / t
-        elif smooth in ("method4", "method7") and hyp_len > 1:
-            doubling *= 2.0
-            precisions[n] = 1.0 / (doubling * value / math.log(hyp_len)) / t
+        return (matches + 1.0) / (totals + 1.0), (totals > 0).sum(axis=1)
+    if smooth in ("add-k", "method2"):
+        added = value if smooth == "add-k" else 1.0
+        matches, totals = matches.copy(), totals.copy()
+        matches[:, 1:] += added
+        totals[:, 1:] += added
+    available = np.cumprod(totals > 0, axis=1).sum(axis=1)
+    counted = order[None, :] < available[:, None]
+    matched = counted & (matches > 0)
+    unmatched = counted & ~matched
+    precisions = np.zeros((rows, max_order))
+    precisions[matched] = matches[matched] / totals[matched]
+    # The exponential decay of mteval's smoothing (sacreBLEU exp, Chen & Cherry 3 and 4): the
+    # k-th order without a match gets 1 / 2^k of a match.
+    halvings = np.cumsum(unmatched, axis=1)
+    if smooth in ("exp", "method3"):
+        precisions[unmatched] = 1.0 / (2.0 ** halvings[unmatched] * totals[unmatched])
+    elif smooth in ("floor", "method1"):
+        precisions[unmatched] = value / totals[unmatched]
+    elif smooth in ("method4", "method7"):
+        decayed = unmatched & (hyp_len[:, None] > 1)
+        log_length = np.log(np.broadcast_to(hyp_len[:, None], decayed.shape)[decayed])
+        precisions[decayed] = 1.0 / (2.0 ** halvings[decayed] * value / log_length) / totals[decayed]
     if smooth in ("method5", "method7"):
-        # Average each order with its smoothed predecessor and its (unsmoothed) successor.
-        following = precisions[1:available] + [next_precision if available == max_order else 0.0]
-        previous = precisions[0] + 1.0
-        for n in range(available):
-            precisions[n] = (previous + precisions[n] + following[n]) / 3.0
-            previous = precisions[n]
+        # Average each order with its smoothed predecessor and its (unsmoothed) successor; the
+        # successor of the last order is order max_order + 1, counted only when all orders are.
+        following = np.concatenate(
+            [precisions[:, 1:], np.where(available == max_order, next_precision, 0.0)[:, None]], axis=1
+        )
+        previous = precisions[:, 0] + 1.0
+        for n in range(max_order):
+            averaged = (previous + precisions[:, n] + following[:, n]) / 3.0
+            precisions[:, n] = np.where(counted[:, n], averaged, precisions[:, n])
+            previous = precisions[:, n]
     elif smooth == "method6":
         # Interpolate with the geometric extrapolation p_{n-1}^2 / p_{n-2}, from trigrams on.
-        for n in range(2, available):
-            before_last = precisions[n - 2]
-            extrapolated = 0.0 if before_last == 0 else precisions[n - 1] ** 2 / before_last
-            precisions[n] = (matches[n] + value * extrapolated) / (totals[n] + value)
+        for n in range(2, max_order):
+            before_last = precisions[:, n - 2]
+            safe = np.where(before_last == 0, 1.0, before_last)
+            extrapolated = np.where(before_last == 0, 0.0, precisions[:, n - 1] ** 2 / safe)
+            interpolated = (matches[:, n] + value * extrapolated) / (totals[:, n] + value)
+            precisions[:, n] = np.where(counted[:, n], interpolated, precisions[:, n])
     return precisions, available
+
+
+def _row_weights(weights: Sequence[float], used: np.ndarray) -> np.ndarray:
+    """Per row, the weights of its first `used` orders, rescaled to keep their total (effective order)."""
+    weights = np.asarray(weights, dtype=np.float64)
+    kept = np.concatenate([[0.0], np.cumsum(weights)])[used][:, None]
+    full = np.broadcast_to(weights, (len(used), len(weights)))
+    rescaled = np.divide(full * sum(weights.tolist()), kept, out=np.zeros(full.shape), where=kept > 0)
+    chosen = np.where((used == len(weights))[:, None], full, rescaled)
+    return chosen * (np.arange(len(weights))[None, :] < used[:, None])
+
+
+def score_rows(
+    stats: np.ndarray,
+    max_order: int,
+    weights: Sequence[float],
+    smooth: str = "none",
+    smooth_value: Optional[float] = None,
+    effective_order: bool = False,
+) -> RowScores:
+    """BLEU of every statistics row: `stats` has shape (rows, 2 + 2 * orders).
+
+    The rows may count one order more than `max_order` (for the methods in NEEDS_NEXT_ORDER).
+    `smooth_value` None means the method's default.
+    """
+    stats = np.atleast_2d(np.asarray(stats, dtype=np.int64))
+    orders = (stats.shape[1] - 2) // 2
+    hyp_len = stats[:, HYP_LEN].astype(np.float64)
+    ref_len = stats[:, REF_LEN].astype(np.float64)
+    all_matches = matches_of(stats, orders).astype(np.float64)
+    all_totals = totals_of(stats, orders).astype(np.float64)
+    matches, totals = all_matches[:, :max_order], all_totals[:, :max_order]
+    value = SMOOTHING_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    next_precision = np.zeros(len(stats))
+    if orders > max_order:
+        np.divide(all_matches[:, max_order], all_totals[:, max_order], out=next_precision,
+                  where=all_totals[:, max_order] > 0)
+    precisions, available = _smoothed_precisions(matches, totals, smooth, value, hyp_len, next_precision)
+
+    used = available if effective_order else np.full(len(stats), max_order)
+    row_weights = _row_weights(weights, used)
+    weighted = row_weights > 0
+    logs = _elementwise(math.log, np.where(weighted & (precisions > 0), precisions, 1.0))
+    log_sum = np.zeros(len(stats))
+    for n in range(max_order):  # order by order, as a scalar sum would add them
+        log_sum += row_weights[:, n] * logs[:, n]
+    # A zero precision on a weighted order makes BLEU 0, as does having no order to average.
+    geometric_mean = np.where((weighted & (precisions <= 0)).any(axis=1) | (used == 0), 0.0, _elementwise(math.exp, log_sum))
+    penalty = brevity_penalties(hyp_len, ref_len)
+    bleu = penalty * geometric_mean
+    # Nothing to score (an empty output), or no n-gram matches at all: 0 whatever the smoothing
+    # (sacreBLEU and NLTK agree; the legacy add-one would otherwise give an empty output 1.0).
+    # sacreBLEU then reports every precision as 0, smoothed or not; so do we.
+    bleu[hyp_len == 0] = 0.0
+    if smooth != LEGACY_ADD_ONE:
+        nothing_matched = ~(matches > 0).any(axis=1)
+        bleu[nothing_matched] = 0.0
+        precisions[nothing_matched] = 0.0
+    ratio = np.divide(hyp_len, ref_len, out=np.zeros_like(hyp_len), where=ref_len > 0)
+    return RowScores(bleu=bleu, precisions=precisions, brevity_penalty=penalty, length_ratio=ratio)
 
 
 def score_statistics(
@@ -145,67 +231,17 @@ def score_statistics(
     smooth_value: Optional[float] = None,
     effective_order: bool = False,
 ) -> BleuScore:
-    """BLEU from one statistics row (a segment's, a batch's or a corpus's).
-
-    `stats` may hold one order more than `max_order` (for the methods in NEEDS_NEXT_ORDER).
-    `smooth_value` None means the method's default.
-    """
-    stats = np.asarray(stats, dtype=np.int64)
-    orders = (len(stats) - 2) // 2
-    hyp_len, ref_len = int(stats[HYP_LEN]), int(stats[REF_LEN])
-    all_matches = [int(x) for x in matches_of(stats, orders)]
-    all_totals = [int(x) for x in totals_of(stats, orders)]
-    matches, totals = all_matches[:max_order], all_totals[:max_order]
-    value = SMOOTHING_DEFAULTS[smooth] if smooth_value is None else smooth_value
-    bp = brevity_penalty(hyp_len, ref_len)
-    ratio = hyp_len / ref_len if ref_len > 0 else 0.0
-
-    next_precision = 0.0
-    if orders > max_order and all_totals[max_order] > 0:
-        next_precision = all_matches[max_order] / all_totals[max_order]
-    precisions, available = _smoothed_precisions(
-        matches, totals, smooth, value, hyp_len, next_precision
-    )
-    if smooth != LEGACY_ADD_ONE and not any(matches):
-        # No n-gram matches at all: 0 whatever the smoothing (sacreBLEU and NLTK agree here), and
-        # sacreBLEU reports every precision as 0 then, smoothed or not; so do we.
-        bleu = 0.0
-        precisions = [0.0] * max_order
-    elif hyp_len == 0:
-        bleu = 0.0  # an empty output scores 0 even under the legacy add-one (which would give 1.0)
-    else:
-        used = available if effective_order else max_order
-        bleu = bp * _weighted_geometric_mean(precisions[:used], _weights_for(weights, used))
+    """BLEU from one statistics row (a segment's, a batch's or a corpus's sum)."""
+    row = np.asarray(stats, dtype=np.int64)
+    scores = score_rows(row[None, :], max_order, weights, smooth, smooth_value, effective_order)
+    orders = (len(row) - 2) // 2
     return BleuScore(
-        bleu=bleu,
-        precisions=precisions,
-        brevity_penalty=bp,
-        length_ratio=ratio,
-        translation_length=hyp_len,
-        reference_length=ref_len,
-        matches=matches,
-        totals=totals,
+        bleu=float(scores.bleu[0]),
+        precisions=[float(p) for p in scores.precisions[0]],
+        brevity_penalty=float(scores.brevity_penalty[0]),
+        length_ratio=float(scores.length_ratio[0]),
+        translation_length=int(row[HYP_LEN]),
+        reference_length=int(row[REF_LEN]),
+        matches=[int(x) for x in matches_of(row, orders)[:max_order]],
+        totals=[int(x) for x in totals_of(row, orders)[:max_order]],
     )
-
-
-def _weights_for(weights: Sequence[float], used: int) -> List[float]:
-    """The weights of the first `used` orders, rescaled to keep their total (effective order)."""
-    if used == len(weights):
-        return list(weights)
-    kept = sum(weights[:used])
-    if kept <= 0:
-        return [0.0] * used
-    return [w * sum(weights) / kept for w in weights[:used]]
-
-
-def _weighted_geometric_mean(precisions: Sequence[float], weights: Sequence[float]) -> float:
-    if not precisions:
-        return 0.0
-    log_sum = 0.0
-    for p, w in zip(precisions, weights):
-        if w == 0:
-            continue
-        if p <= 0:
-            return 0.0
-        log_sum += w * math.log(p)
-    return math.exp(log_sum)
