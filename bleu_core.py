@@ -10,21 +10,24 @@ segments so memory stays bounded however large the corpus: the statistics of the
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import chain
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_inputs import TEXT, reference_counts, validate_inputs
+    from .bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
     from .bleu_options import BleuOptions, resolve_options
     from .bleu_scoring import LEGACY_ADD_ONE, BleuScore, score_statistics
     from .bleu_stats import HYP_LEN, REF_LEN, encode_tokens, matches_of, ngram_statistics, stat_width, totals_of
+    from .bleu_tokenizers import TokenIds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_inputs import TEXT, reference_counts, validate_inputs
+    from bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
     from bleu_scoring import LEGACY_ADD_ONE, BleuScore, score_statistics
     from bleu_stats import HYP_LEN, REF_LEN, encode_tokens, matches_of, ngram_statistics, stat_width, totals_of
+    from bleu_tokenizers import TokenIds
 
 # Segments per chunk: large enough to amortise NumPy calls, small enough to bound memory.
 CHUNK_SEGMENTS = 8192
@@ -75,6 +78,16 @@ def _chunk_statistics_ids(
     return ngram_statistics(
         encode_tokens(flat), lengths, len(predictions), owner, options.orders, options.ref_length
     )
+
+
+def options_for_token_ids(options: BleuOptions) -> BleuOptions:
+    """The options with no tokenizer (signature `tok:ids`); lowercasing has no meaning for ids."""
+    if options.lowercase:
+        raise ValueError(
+            "lowercase=True applies to text, but the inputs are token ids; lowercase the text "
+            "before encoding it, or pass lowercase=False"
+        )
+    return dataclasses.replace(options, tokenizer=TokenIds())
 
 
 def segment_statistics(
@@ -258,6 +271,8 @@ def compute_bleu_for(
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed)
     resolved = resolve_options(**options)
     preds, refs, kind = validate_inputs(predictions, references, kind)
+    if kind == TOKEN_IDS:
+        resolved = options_for_token_ids(resolved)
     stats = segment_statistics(preds, refs, resolved, kind)
     return result_from_statistics(
         stats, resolved, reference_counts(refs), return_sentence_scores, bootstrap_samples, bootstrap_seed

@@ -341,6 +341,18 @@ class CallableTokenizer(BaseTokenizer):
         return f"CallableTokenizer({self.name})"
 
 
+class TokenIds(BaseTokenizer):
+    """Stands for "no tokenizer" when the inputs are token ids: they are the tokens already.
+
+    Scores on ids compare only with scores made from the same tokenizer's ids (signature `tok:ids`).
+    """
+
+    name = "ids"
+
+    def __call__(self, line: str) -> List[str]:
+        raise TypeError("token ids are scored as given; there is no text to tokenize")
+
+
 TOKENIZERS = {
     "13a": Tokenizer13a,
     "none": TokenizerNone,

@@ -1,0 +1,361 @@
+"""Side-by-side BLEU benchmark: this module against sacreBLEU, bleuscore, NLTK and the legacy algorithm.
+
+Run from the repository root:
+
+    python bench/benchmark.py            # everything (a few minutes on 2 cores)
+    python bench/benchmark.py --quick    # smaller scaling table, fewer repeats
+
+The corpus is the issue's: the 16 WMT17 en-de systems in ../shared/data/wmt17-en-de concatenated
+(48,064 segments, one reference), each copy's hypothesis and reference lines prefixed with a
+distinct token (`c0 `, `c1 `, ...) so that no per-line cache can help. Without that folder a
+synthetic corpus of the same shape is generated. Each measurement runs in a fresh subprocess:
+wall time with time.perf_counter (best of the repeats), process CPU time, and peak resident
+memory (ru_maxrss) next to the memory the loaded corpus alone takes. Every implementation's
+score is checked against this module's (relative 1e-10). Timing stays out of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Tuple
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO.parent / "shared" / "data" / "wmt17-en-de"
+REFERENCE_FILE = "newstest2017-ende.ref.de"
+SYSTEM_LINES = 3004
+SYSTEMS = 16
+CORPUS_SEGMENTS = SYSTEM_LINES * SYSTEMS  # 48,064
+
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+# ----------------------------------------------------------------------------- the corpus
+
+
+def _read_lines(path: Path) -> List[str]:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def _wmt_systems() -> Tuple[List[List[str]], List[str]] | None:
+    if not (DATA / REFERENCE_FILE).exists():
+        return None
+    reference = _read_lines(DATA / REFERENCE_FILE)
+    systems = [_read_lines(path) for path in sorted(DATA.glob("*.de")) if path.name != REFERENCE_FILE]
+    return systems, reference
+
+
+def _synthetic_systems() -> Tuple[List[List[str]], List[str]]:
+    """16 systems x 3,004 lines shaped like news translations: Zipfian words, numbers, punctuation."""
+    rng = random.Random(2017)
+    vocabulary = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyzäöüß") for _ in range(rng.randint(1, 12)))
+                  for _ in range(30000)]
+    weights = [1.0 / (rank + 1) for rank in range(len(vocabulary))]
+    extras = [",", ".", "-", "„", "“", "(", ")", "3.5", "1,000", "2017", "&amp;", ":", "?"]
+
+    def sentence() -> List[str]:
+        words = rng.choices(vocabulary, weights, k=max(1, int(rng.gauss(22, 10))))
+        return [w if rng.random() > 0.12 else rng.choice(extras) for w in words]
+
+    reference_words = [sentence() for _ in range(SYSTEM_LINES)]
+    systems = []
+    for _ in range(SYSTEMS):
+        lines = []
+        for words in reference_words:
+            out = [w if rng.random() > 0.35 else rng.choice(vocabulary[:2000]) for w in words]
+            if rng.random() < 0.3:
+                out = out[: max(1, len(out) - rng.randint(1, 4))]
+            lines.append(" ".join(out).replace(" ,", ",").replace(" .", "."))
+        systems.append(lines)
+    reference = [" ".join(w).replace(" ,", ",").replace(" .", ".") for w in reference_words]
+    return systems, reference
+
+
+def build_corpus(segments: int) -> Tuple[List[str], List[str], str]:
+    """`segments` (hypothesis, reference) pairs: the 16 systems, copy after copy, all prefixed."""
+    loaded = _wmt_systems()
+    source = "WMT17 en-de, 16 systems" if loaded else "synthetic (../shared/data absent), 16 systems x 3,004"
+    systems, reference = loaded or _synthetic_systems()
+    hypotheses: List[str] = []
+    references: List[str] = []
+    copy = 0
+    while len(hypotheses) < segments:
+        system = systems[copy % len(systems)]
+        prefix = f"c{copy} "
+        hypotheses.extend(prefix + line for line in system)
+        references.extend(prefix + line for line in reference)
+        copy += 1
+    return hypotheses[:segments], references[:segments], source
+
+
+# ----------------------------------------------------------------------------- implementations
+
+
+def _ours(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    import evaluate
+
+    metric = evaluate.load(str(REPO / "bleu_metric.py"))
+    return lambda: metric.compute(predictions=hypotheses, references=references)
+
+
+def _ours_arrow(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    """The same module through evaluate's cache: add_batch, then compute() (the Arrow round trip)."""
+    import evaluate
+
+    metric = evaluate.load(str(REPO / "bleu_metric.py"))
+
+    def run() -> Dict[str, Any]:
+        metric.add_batch(predictions=hypotheses, references=references)
+        return metric.compute()
+
+    return run
+
+
+def _sacrebleu(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    from sacrebleu.metrics import BLEU
+
+    def run() -> Dict[str, Any]:
+        score = BLEU().corpus_score(hypotheses, [references])
+        return {"bleu": score.score / 100}
+
+    return run
+
+
+def _bleuscore(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    import bleuscore
+
+    grouped = [[r] for r in references]
+    return lambda: bleuscore.compute(predictions=hypotheses, references=grouped, max_order=4, smooth=False)
+
+
+def _nltk(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    """NLTK's corpus_bleu, on 13a tokens made by sacreBLEU's tokenizer (tokenizing is timed too)."""
+    from nltk.translate.bleu_score import corpus_bleu
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    def run() -> Dict[str, Any]:
+        tokenize = Tokenizer13a()
+        hyp_tokens = [tokenize(line.rstrip()).split() for line in hypotheses]
+        ref_tokens = [[tokenize(line.rstrip()).split()] for line in references]
+        return {"bleu": corpus_bleu(ref_tokens, hyp_tokens)}
+
+    return run
+
+
+def _legacy(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    from legacy_nmt_bleu import legacy_bleu
+
+    grouped = [[r] for r in references]
+    return lambda: legacy_bleu(hypotheses, grouped)
+
+
+def _ours_sentences(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    import evaluate
+
+    metric = evaluate.load(str(REPO / "bleu_metric.py"))
+    return lambda: metric.compute(predictions=hypotheses, references=references, return_sentence_scores=True,
+                                  smooth="exp", effective_order=True)
+
+
+def _sacrebleu_sentences(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    from sacrebleu.metrics import BLEU
+
+    def run() -> Dict[str, Any]:
+        metric = BLEU(smooth_method="exp", effective_order=True)
+        return {"sentence_bleu": [metric.sentence_score(h, [r]).score / 100 for h, r in zip(hypotheses, references)]}
+
+    return run
+
+
+def _ours_bootstrap(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    import evaluate
+
+    metric = evaluate.load(str(REPO / "bleu_metric.py"))
+
+    def run() -> Dict[str, Any]:
+        result = metric.compute(predictions=hypotheses, references=references, bootstrap_samples=1000)
+        return {"mean": result["bleu_bootstrap_mean"], "half_width": (result["bleu_ci_high"] - result["bleu_ci_low"]) / 2}
+
+    return run
+
+
+def _sacrebleu_bootstrap(hypotheses: List[str], references: List[str]) -> Callable[[], Dict[str, Any]]:
+    import logging
+
+    from sacrebleu.metrics import BLEU
+
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+    def run() -> Dict[str, Any]:
+        score = BLEU().corpus_score(hypotheses, [references], n_bootstrap=1000)
+        return {"mean": score._mean / 100, "half_width": score._ci / 100}
+
+    return run
+
+
+IMPLEMENTATIONS = {
+    "ours": _ours,
+    "ours-arrow": _ours_arrow,
+    "sacrebleu": _sacrebleu,
+    "bleuscore": _bleuscore,
+    "nltk": _nltk,
+    "legacy": _legacy,
+    "ours-sentences": _ours_sentences,
+    "sacrebleu-sentences": _sacrebleu_sentences,
+    "ours-bootstrap": _ours_bootstrap,
+    "sacrebleu-bootstrap": _sacrebleu_bootstrap,
+}
+
+
+def worker(name: str, segments: int, repeat: int) -> Dict[str, Any]:
+    """Runs in a fresh interpreter: build the corpus, set up, time `repeat` calls, report memory."""
+    hypotheses, references, source = build_corpus(segments)
+    corpus_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    setup_start = time.perf_counter()
+    run = IMPLEMENTATIONS[name](hypotheses, references)
+    setup_seconds = time.perf_counter() - setup_start
+    walls, cpus, result = [], [], None
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = run()
+        cpus.append(time.process_time() - cpu)
+        walls.append(time.perf_counter() - wall)
+    kept = {k: v for k, v in result.items() if k in ("bleu", "sentence_bleu", "mean", "half_width")}
+    return {
+        "name": name, "segments": segments, "source": source, "wall": min(walls), "cpu": min(cpus),
+        "walls": walls, "setup": setup_seconds, "corpus_mib": corpus_kib / 1024,
+        "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "result": kept,
+    }
+
+
+def measure(name: str, segments: int, repeat: int) -> Dict[str, Any]:
+    command = [sys.executable, __file__, "--worker", name, "--segments", str(segments), "--repeat", str(repeat)]
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=REPO)
+    if completed.returncode != 0:
+        raise RuntimeError(f"{name} at {segments} segments failed:\n{completed.stderr[-3000:]}")
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def try_evaluate_bleu() -> str:
+    """Whether evaluate's own `bleu` loads with no network (it is fetched from the Hub)."""
+    code = "import evaluate; evaluate.load('bleu'); print('loaded')"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
+    try:
+        completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "evaluate.load('bleu') did not finish in 120 s offline"
+    if "loaded" in completed.stdout:
+        return "evaluate.load('bleu') loaded offline (from a local cache)"
+    last = (completed.stderr.strip().splitlines() or ["no output"])[-1]
+    return f"evaluate.load('bleu') does not load offline: {last[:160]}"
+
+
+# ----------------------------------------------------------------------------- the report
+
+
+def _machine() -> str:
+    model = platform.processor() or "unknown CPU"
+    try:
+        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+            if line.startswith("Model name:"):
+                model = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import numpy
+    import pandas
+    import pyarrow
+
+    return (f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, numpy {numpy.__version__}, "
+            f"pandas {pandas.__version__}, pyarrow {pyarrow.__version__}")
+
+
+def _relative(a: float, b: float) -> float:
+    return abs(a - b) / abs(b) if b else abs(a - b)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="scaling up to 48k segments, fewer repeats")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--segments", type=int, default=CORPUS_SEGMENTS, help=argparse.SUPPRESS)
+    parser.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.worker, args.segments, args.repeat)))
+        return
+
+    fast_repeat = 2 if args.quick else 3
+    print(f"Machine: {_machine()}")
+    rows = [(name, measure(name, CORPUS_SEGMENTS, repeat)) for name, repeat in (
+        ("ours", fast_repeat), ("ours-arrow", fast_repeat), ("bleuscore", fast_repeat),
+        ("sacrebleu", 1), ("legacy", 1), ("nltk", 1))]
+    ours = rows[0][1]
+    print(f"Corpus: {CORPUS_SEGMENTS:,} segments ({ours['source']}), 13a tokenizer, one reference; "
+          f"the loaded corpus alone: {ours['corpus_mib']:.0f} MiB resident")
+    labels = {
+        "ours": "this module: evaluate.load(...).compute(...)",
+        "ours-arrow": "this module via evaluate's cache (add_batch+compute)",
+        "bleuscore": "bleuscore 0.2 (Rust, multithreaded)",
+        "sacrebleu": "sacreBLEU corpus_score",
+        "legacy": "legacy tensorflow/nmt algorithm (bench/legacy_nmt_bleu.py)",
+        "nltk": "NLTK corpus_bleu (on sacreBLEU 13a tokens)",
+    }
+    print(f"\n{'implementation':60s} {'wall s':>7s} {'cpu s':>7s} {'x ours':>7s} {'peak MiB':>9s}  BLEU (agrees?)")
+    for name, row in rows:
+        bleu = row["result"]["bleu"]
+        agrees = _relative(bleu, ours["result"]["bleu"]) <= 1e-10
+        print(f"{labels[name]:60s} {row['wall']:7.2f} {row['cpu']:7.2f} {row['wall'] / ours['wall']:7.1f} "
+              f"{row['peak_mib']:9.0f}  {bleu:.12f} ({'yes' if agrees else 'NO'})")
+    arrow = rows[1][1]["wall"] - ours["wall"]
+    print(f"evaluate's Arrow round trip costs {arrow:.2f} s here ({arrow / ours['wall']:.0%} of the direct call), "
+          "so compute(predictions=..., references=...) skips it; add_batch streaming and num_process > 1 use it.")
+    print(try_evaluate_bleu())
+
+    print(f"\nThe {SYSTEM_LINES:,}-segment test set (one system), end to end:")
+    small = {name: measure(name, SYSTEM_LINES, repeat) for name, repeat in (
+        ("ours", 5), ("legacy", 1), ("sacrebleu", 1), ("ours-sentences", 5), ("sacrebleu-sentences", 1),
+        ("ours-bootstrap", 3), ("sacrebleu-bootstrap", 1))}
+    print(f"  corpus BLEU: this module {small['ours']['wall'] * 1000:.0f} ms, legacy algorithm "
+          f"{small['legacy']['wall'] * 1000:.0f} ms ({small['legacy']['wall'] / small['ours']['wall']:.0f}x; "
+          f"evaluate's bleu adds its Arrow round trip on top), sacreBLEU {small['sacrebleu']['wall'] * 1000:.0f} ms")
+    ours_sentences = small["ours-sentences"]["result"]["sentence_bleu"]
+    their_sentences = small["sacrebleu-sentences"]["result"]["sentence_bleu"]
+    worst = max(_relative(a, b) for a, b in zip(ours_sentences, their_sentences))
+    print(f"  sentence BLEU (smooth exp, effective order), all {SYSTEM_LINES:,}: this module "
+          f"{small['ours-sentences']['wall'] * 1000:.0f} ms, sacreBLEU sentence_score loop "
+          f"{small['sacrebleu-sentences']['wall'] * 1000:.0f} ms "
+          f"({small['sacrebleu-sentences']['wall'] / small['ours-sentences']['wall']:.0f}x); "
+          f"largest relative difference {worst:.1e}")
+    ob, sb = small["ours-bootstrap"], small["sacrebleu-bootstrap"]
+    print(f"  bootstrap, 1,000 resamples, seed 12345: this module {ob['wall'] * 1000:.0f} ms, sacreBLEU "
+          f"{sb['wall'] * 1000:.0f} ms; mean {ob['result']['mean']:.10f} vs {sb['result']['mean']:.10f}, "
+          f"95% half-width {ob['result']['half_width']:.10f} vs {sb['result']['half_width']:.10f} "
+          "(sacreBLEU scores resamples in float32)")
+
+    sizes = [3004, 30040, 48064] + ([] if args.quick else [300400, 480640])
+    print("\nScaling (this module, end to end; peak = whole process, corpus = the loaded corpus alone):")
+    print(f"{'segments':>9s} {'wall s':>8s} {'cpu s':>8s} {'vs 10x fewer':>13s} {'peak MiB':>9s} "
+          f"{'corpus MiB':>11s} {'peak-corpus':>12s}")
+    scaled: Dict[int, Dict[str, Any]] = {}
+    for size in sizes:
+        row = measure("ours", size, 1 if size > 100000 else fast_repeat)
+        scaled[size] = row
+        tenth = scaled.get(size // 10)
+        ratio = f"{row['wall'] / tenth['wall']:.1f}x" if tenth else ""
+        print(f"{size:9,d} {row['wall']:8.2f} {row['cpu']:8.2f} {ratio:>13s} {row['peak_mib']:9.0f} "
+              f"{row['corpus_mib']:11.0f} {row['peak_mib'] - row['corpus_mib']:12.0f}")
+
+
+if __name__ == "__main__":
+    main()
