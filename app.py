@@ -234,7 +234,7 @@ def segments_frame(scored: ScoredCorpus) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "#": np.arange(1, count + 1),
-            "sentence BLEU": np.round(scored.result["sentence_bleu"][:count], 4),
+            "BLEU": np.round(scored.result["sentence_bleu"][:count], 4),
             "hyp len": stats[:, 0],
             "ref len": stats[:, 1],
             "prediction": scored.predictions[:count],
@@ -467,7 +467,6 @@ EXAMPLES: List[Tuple[str, list]] = [
 # ---------------------------------------------------------------- page
 
 CSS = """
-.gradio-container { max-width: 1280px !important; margin: 0 auto; }
 #title h1 { font-size: 2.1rem; margin-bottom: 0.1rem; }
 #title p { color: var(--body-text-color-subdued); margin-top: 0.2rem; }
 #status { border-left: 4px solid #dc2626; background: rgba(220,38,38,0.08); padding: 0.6rem 0.9rem; border-radius: 6px; }
@@ -554,10 +553,10 @@ def build_demo() -> gr.Blocks:
                             placeholder=f"the cat is on the mat\n{REFERENCE_SET_SEPARATOR}\nthere is a cat on the mat",
                         )
                     with gr.Tab("Upload files", id=SOURCE_FILES) as files_tab:
-                        hypothesis_file = gr.File(label="Hypothesis file (one prediction per line)", file_types=[".txt", "text"], height=110)
+                        hypothesis_file = gr.File(label="Hypothesis file (one prediction per line)", height=110, elem_id="hypothesis-file")
                         reference_files = gr.File(
                             label="Reference files (one or more; one reference per line each)",
-                            file_count="multiple", file_types=[".txt", "text"], height=140,
+                            file_count="multiple", height=140, elem_id="reference-files",
                         )
                         gr.Examples(
                             examples=[[str(EXAMPLES_DIR / "paper_candidates.txt"),
@@ -603,11 +602,11 @@ def build_demo() -> gr.Blocks:
                         signature = gr.Textbox(label="Signature (put it next to the score)", interactive=False,
                                                buttons=["copy"], elem_id="signature")
                     with gr.Tab("Per segment", id="segments"):
-                        gr.Markdown("Click a column header to sort; click a row to explain that segment.")
+                        gr.Markdown("Sort with a column's ⋮ menu (e.g. lowest BLEU first); click a row to explain that segment.")
                         segments = gr.Dataframe(
                             pd.DataFrame(), interactive=False, max_height=420, elem_id="segments",
                             datatype=["number", "number", "number", "number", "str", "str"], wrap=False,
-                            show_search="search",
+                            show_search="search", column_widths=["64px", "84px", "80px", "80px", "40%", "40%"],
                         )
                     with gr.Tab("Explain", id="explain", elem_id="explain-tab"):
                         with gr.Row():

@@ -128,7 +128,7 @@ def test_chart_and_segment_table_hold_the_cores_numbers():
     assert chart["measure"].tolist()[-1] == "brevity penalty"
     table = app.segments_frame(scored)
     assert table["#"].tolist() == [1, 2, 3]
-    assert table["sentence BLEU"].tolist() == [round(b, 4) for b in expected["sentence_bleu"]]
+    assert table["BLEU"].tolist() == [round(b, 4) for b in expected["sentence_bleu"]]
     assert table["hyp len"].tolist() == [6, 2, 3] and table["ref len"].tolist() == [6, 3, 2]
     assert app.metric_result(scored) == {k: v for k, v in expected.items() if k != "sentence_bleu"}
 

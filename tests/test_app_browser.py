@@ -20,6 +20,7 @@ import pytest
 
 from bleu_core import compute_bleu, segment_statistics
 from bleu_options import resolve_options
+from conftest import WMT17, WMT17_REFERENCE, wmt17_lines
 
 CHROMIUM = Path("/usr/bin/chromium")
 REPO = Path(__file__).resolve().parent.parent
@@ -122,6 +123,30 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     assert f"p1 = {row[2]}/{row[6]} " in view.inner_text()  # the 1-gram table sums to the core's counts
     page.screenshot(path=str(tmp_path / "explain.png"), full_page=True)
     assert (tmp_path / "explain.png").stat().st_size > 10_000
+
+    # Clicking a row of the per-segment table explains that segment.
+    page.get_by_role("tab", name="Per segment").click()
+    page.locator('#segments [data-testid="cell-1-4"]').click()  # row 2, prediction column
+    page.wait_for_function("() => document.querySelector('#explain-view')?.innerText.includes('Segment 2')")
+    assert page.locator("#explain-bleu").inner_text().strip() == f"{expected['sentence_bleu'][1]:.4f}"
+    page.close()
+
+
+def test_uploaded_wmt17_files_score_as_the_module(app_url, browser, tmp_path):
+    hypothesis = wmt17_lines("uedin-nmt.4722.de")  # skips where ../shared/data is absent
+    reference = wmt17_lines("newstest2017-ende.ref.de")
+    page = open_page(browser, app_url)
+    page.get_by_role("tab", name="Upload files").click()
+    page.locator("#hypothesis-file input[type=file]").set_input_files(str(WMT17 / "uedin-nmt.4722.de"))
+    page.locator("#reference-files input[type=file]").set_input_files([str(WMT17_REFERENCE)])
+    page.wait_for_selector('#hypothesis-file :text("KB")')  # the uploads are listed
+    page.wait_for_selector('#reference-files :text("KB")')
+    page.locator("#score-button").click()
+    page.wait_for_selector("#bleu-score")
+    expected = compute_bleu(hypothesis, reference)
+    assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
+    assert "3,004" in page.locator("#bleu-score").inner_text()
+    page.screenshot(path=str(tmp_path / "wmt17.png"), full_page=True)
     page.close()
 
 
