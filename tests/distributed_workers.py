@@ -13,8 +13,10 @@ Also `segment_rows`, the function the datasets.Dataset.map test runs in its work
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -57,7 +59,9 @@ def run_torch(rank: int, world: int, init_file: str, data: dict) -> Any:
 
     from bleu_streaming import score_from_statistics, statistics
 
-    dist.init_process_group("gloo", init_method=f"file://{init_file}", rank=rank, world_size=world)
+    dist.init_process_group(
+        "gloo", init_method=f"file://{init_file}", rank=rank, world_size=world, timeout=timedelta(seconds=60)
+    )
     try:
         predictions, references = shard(data["predictions"], rank, world), shard(data["references"], rank, world)
         totals = torch.from_numpy(statistics(predictions, references, **data["options"]))
@@ -72,6 +76,7 @@ def run_torch(rank: int, world: int, init_file: str, data: dict) -> Any:
 
 
 def main(argv: List[str]) -> None:
+    faulthandler.dump_traceback_later(90, exit=True)  # a hung rendezvous shows where, then exits
     mode, rank, world = argv[0], int(argv[1]), int(argv[2])
     if mode == "evaluate":
         cache_dir, experiment_id, data_path, out_path = argv[3:7]

@@ -64,7 +64,11 @@ def run_workers(tmp_path: Path, mode: str, world: int, extra_args) -> list:
     logs = []
     try:
         for process in processes:
-            logs.append(process.communicate(timeout=240)[0])
+            try:
+                logs.append(process.communicate(timeout=150)[0])
+            except subprocess.TimeoutExpired:
+                process.kill()
+                logs.append(process.communicate()[0] + "\n[killed after 150 s]")
     finally:
         for process in processes:
             if process.poll() is None:
