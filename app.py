@@ -47,11 +47,11 @@ EXAMPLES_DIR = Path(__file__).resolve().parent / "examples" / "app"
 MAX_TABLE_ROWS = 20000
 
 TOKENIZER_CHOICES = [
-    ("13a — WMT standard (default)", "13a"),
-    ("none — split on spaces only", "none"),
-    ("intl — Unicode punctuation", "intl"),
-    ("zh — Chinese characters", "zh"),
-    ("char — characters", "char"),
+    ("13a (WMT default)", "13a"),
+    ("none (spaces only)", "none"),
+    ("intl (Unicode)", "intl"),
+    ("zh (Chinese)", "zh"),
+    ("char (characters)", "char"),
 ]
 assert {value for _, value in TOKENIZER_CHOICES} == set(TOKENIZERS)
 SMOOTH_CHOICES = [
@@ -555,7 +555,7 @@ def build_demo() -> gr.Blocks:
                     with gr.Tab("Upload files", id=SOURCE_FILES) as files_tab:
                         hypothesis_file = gr.File(label="Hypothesis file (one prediction per line)", height=110, elem_id="hypothesis-file")
                         reference_files = gr.File(
-                            label="Reference files (one or more; one reference per line each)",
+                            label="Reference files (one or more)",
                             file_count="multiple", height=140, elem_id="reference-files",
                         )
                         gr.Examples(
@@ -596,7 +596,7 @@ def build_demo() -> gr.Blocks:
                         chart = gr.BarPlot(
                             None, x="measure", y="value", color="kind", y_lim=[0, 1], height=260, color_title="",
                             color_map={"precision": "#6366f1", "brevity penalty": "#10b981"},
-                            x_title="", y_title="", label="Modified n-gram precisions and brevity penalty",
+                            x_title=" ", y_title=" ", label="Modified n-gram precisions and brevity penalty",
                             sort=None, x_label_angle=0, elem_id="chart",
                         )
                         signature = gr.Textbox(label="Signature (put it next to the score)", interactive=False,
