@@ -12,8 +12,6 @@ from __future__ import annotations
 import math
 import random
 
-import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
