@@ -47,10 +47,13 @@ def totals_of(stats: np.ndarray, orders: int) -> np.ndarray:
 def dense_codes(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """(codes, uniques): equal values get equal codes 0..U-1 in order of first occurrence.
 
-    A hash grouping; Arrow's is about 1.6x faster than pandas' on int64 keys here.
+    A hash grouping; Arrow's is about 1.6x faster than pandas' on int64 keys here, and faster
+    again on 32-bit keys, which non-negative keys below 2**31 are hashed as.
     """
+    if values.dtype == np.int64 and len(values) and 0 <= values.min() and values.max() < 2**31:
+        values = values.astype(np.int32)
     encoded = pa.array(values).dictionary_encode()
-    return np.asarray(encoded.indices).astype(np.int64), np.asarray(encoded.dictionary)
+    return np.asarray(encoded.indices).astype(np.int64), np.asarray(encoded.dictionary).astype(np.int64)
 
 
 def encode_tokens(tokens: Sequence) -> np.ndarray:
@@ -158,9 +161,10 @@ def ngram_statistics(
     for order in range(1, orders + 1):
         if order > 1:
             in_play = on_both_sides[codes] & (end_at >= positions + order)
-            positions, codes, end_at = positions[in_play], codes[in_play], end_at[in_play]
             if ref_rank_at is not None:
                 ref_rank_at = ref_rank_at[in_play[len(in_play) - len(ref_rank_at) :]]
+            in_play = np.flatnonzero(in_play)
+            positions, codes, end_at = positions[in_play], codes[in_play], end_at[in_play]
             if positions.size == 0:
                 break
             keys = codes * vocabulary + ids[positions + order - 1]
