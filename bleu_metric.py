@@ -74,7 +74,10 @@ _KWARGS_DESCRIPTION = """
 Computes BLEU of predictions against references.
 
 Args:
-    predictions (`list` of `str`): the texts to score, one per segment.
+    predictions (`list` of `str`): the texts to score, one per segment. Or lists of integer token
+        ids (references then hold id lists too): they are the tokens, no tokenizer runs, and the
+        signature says `tok:ids`; such scores compare only within one tokenizer. The default
+        config detects ids; `evaluate.load(path, config_name="token_ids")` accepts only ids.
     references (`list` of `str`, or `list` of `list` of `str`): one reference per prediction,
         or a non-empty list of references per prediction (their number may vary).
     tokenizer (`str` or callable, default `"13a"`): `"13a"` (mteval-v13a, as sacreBLEU),
