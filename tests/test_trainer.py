@@ -337,9 +337,12 @@ def test_logged_bleu_equals_the_metric_on_decoded_text_one_shot(trained, tok, bl
     assert prediction.metrics["test_bleu"] == expected["bleu"]
 
 
-def test_streaming_trainer_calls_per_batch_and_logs_the_one_shot_result(trained):
+def test_streaming_trainer_calls_per_batch_and_logs_the_one_shot_result(trained, tok, bleu):
     assert trained["flags"] == [False, False, False, True]
     streamed, one_shot = trained["after_streaming"], trained["after"]
+    prediction = trained["prediction"]
+    decoded = oracle_decode(tok, prediction.predictions), oracle_decode(tok, prediction.label_ids)
+    assert streamed["eval_bleu"] == bleu.compute(predictions=decoded[0], references=decoded[1])["bleu"]
     for key in FLAT_KEYS:
         assert streamed[f"eval_{key}"] == one_shot[f"eval_{key}"], key
 
