@@ -11,26 +11,34 @@ segments so memory stays bounded however large the corpus: the statistics of the
 from __future__ import annotations
 
 import dataclasses
+import gc
+import os
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from itertools import chain
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
     from .bleu_options import BleuOptions, resolve_options
-    from .bleu_scoring import LEGACY_ADD_ONE, BleuScore, score_statistics
-    from .bleu_stats import HYP_LEN, REF_LEN, encode_tokens, matches_of, ngram_statistics, stat_width, totals_of
+    from .bleu_scoring import BleuScore, score_rows, score_statistics
+    from .bleu_stats import encode_tokens, ngram_statistics, stat_width
     from .bleu_tokenizers import TokenIds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
-    from bleu_scoring import LEGACY_ADD_ONE, BleuScore, score_statistics
-    from bleu_stats import HYP_LEN, REF_LEN, encode_tokens, matches_of, ngram_statistics, stat_width, totals_of
+    from bleu_scoring import BleuScore, score_rows, score_statistics
+    from bleu_stats import encode_tokens, ngram_statistics, stat_width
     from bleu_tokenizers import TokenIds
 
-# Segments per chunk: large enough to amortise NumPy calls, small enough to bound memory.
-CHUNK_SEGMENTS = 8192
+# Segments per chunk: large enough to amortise NumPy calls, small enough to bound memory and to
+# keep the hash tables of n-gram keys in cache (bench/README.md: 2,048 to 8,192 measure alike).
+CHUNK_SEGMENTS = 4096
+# Chunks run on up to this many threads; inputs under twice this many segments use one.
+MAX_THREADS = 4
+MIN_PARALLEL_SEGMENTS = 512
 # sacreBLEU's default seed for bootstrap resampling (SACREBLEU_SEED).
 DEFAULT_BOOTSTRAP_SEED = 12345
 
@@ -90,6 +98,21 @@ def options_for_token_ids(options: BleuOptions) -> BleuOptions:
     return dataclasses.replace(options, tokenizer=TokenIds())
 
 
+def _threads_for(options: BleuOptions, kind: str) -> int:
+    """Threads worth using: chunks run in parallel only where their work releases the GIL.
+
+    The 13a and none tokenizers and the n-gram counting are NumPy and Arrow calls, which release
+    the GIL; the other tokenizers (and user callables, which may not be thread-safe) run in one.
+    """
+    if kind == TEXT and not options.tokenizer.releases_gil:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, cores))
+
+
 def segment_statistics(
     predictions: Sequence[Any],
     references: Sequence[Sequence[Any]],
@@ -97,12 +120,25 @@ def segment_statistics(
     kind: str = TEXT,
     chunk_segments: int = CHUNK_SEGMENTS,
 ) -> np.ndarray:
-    """Statistics rows (see `bleu_stats`) for checked inputs: one row per prediction."""
+    """Statistics rows (see `bleu_stats`) for checked inputs: one row per prediction.
+
+    Chunks of segments are independent (the rows of a chunk depend on it alone), so they run on
+    a few threads when that helps; a small input is split so both cores get a share.
+    """
     chunk = _chunk_statistics_text if kind == TEXT else _chunk_statistics_ids
-    parts = [
-        chunk(predictions[start : start + chunk_segments], references[start : start + chunk_segments], options)
-        for start in range(0, len(predictions), chunk_segments)
-    ]
+    count = len(predictions)
+    threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
+    size = max(1, min(chunk_segments, -(-count // threads)))
+
+    def rows_of(start: int) -> np.ndarray:
+        return chunk(predictions[start : start + size], references[start : start + size], options)
+
+    starts = range(0, count, size)
+    if threads > 1 and len(starts) > 1:
+        with ThreadPoolExecutor(threads) as pool:
+            parts = list(pool.map(rows_of, starts))
+    else:
+        parts = [rows_of(start) for start in starts]
     if not parts:
         return np.zeros((0, stat_width(options.orders)), dtype=np.int64)
     return np.concatenate(parts) if len(parts) > 1 else parts[0]
@@ -115,62 +151,11 @@ def score(totals: Sequence[int], options: BleuOptions) -> BleuScore:
     )
 
 
-# Smoothing methods whose per-row arithmetic `bleu_rows` reproduces with array operations; the
-# others (Chen & Cherry 4-7, which chain orders) are scored row by row through `score`.
-_ARRAY_SMOOTHING = frozenset({"none", "floor", "add-k", "exp", "method1", "method2", "method3", LEGACY_ADD_ONE})
-
-
 def bleu_rows(stats: np.ndarray, options: BleuOptions) -> np.ndarray:
-    """BLEU of every statistics row (segments, or bootstrap resamples), as one float array.
-
-    Equal to `score(row, options).bleu` for each row (tests/test_sentence_and_bootstrap.py
-    checks every smoothing method); the common methods run as array operations, which is what
-    makes per-segment scores and bootstrap resampling cheap, and the rest go row by row.
-    """
-    stats = np.atleast_2d(np.asarray(stats, dtype=np.int64))
-    if options.smooth not in _ARRAY_SMOOTHING:
-        return np.array([score(row, options).bleu for row in stats], dtype=np.float64)
-    orders, max_order = (stats.shape[1] - 2) // 2, options.max_order
-    hyp_len, ref_len = stats[:, HYP_LEN].astype(np.float64), stats[:, REF_LEN].astype(np.float64)
-    raw_matches = matches_of(stats, orders)[:, :max_order].astype(np.float64)
-    matches, totals = raw_matches.copy(), totals_of(stats, orders)[:, :max_order].astype(np.float64)
-    smooth, value = options.smooth, options.smooth_value
-    order_index = np.arange(max_order)
-    if smooth == LEGACY_ADD_ONE:
-        precisions = (matches + 1.0) / (totals + 1.0)
-        available = (totals > 0).sum(axis=1)
-    else:
-        if smooth in ("add-k", "method2"):
-            added = value if smooth == "add-k" else 1.0
-            matches[:, 1:] += added
-            totals[:, 1:] += added
-        available = np.cumprod(totals > 0, axis=1).sum(axis=1)
-        counted = order_index < available[:, None]
-        precisions = np.zeros_like(matches)
-        matched = counted & (matches > 0)
-        precisions[matched] = matches[matched] / totals[matched]
-        unmatched = counted & ~(matches > 0)
-        if smooth in ("exp", "method3"):
-            halvings = np.cumsum(unmatched, axis=1)
-            precisions[unmatched] = 1.0 / ((2.0 ** halvings[unmatched]) * totals[unmatched])
-        elif smooth in ("floor", "method1"):
-            precisions[unmatched] = value / totals[unmatched]
-    used = available if options.effective_order else np.full(len(stats), max_order)
-    weights = np.asarray(options.weights, dtype=np.float64)
-    kept = np.concatenate([[0.0], np.cumsum(weights)])[used]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rescaled = np.where(kept[:, None] > 0, weights * weights.sum() / kept[:, None], 0.0)
-    row_weights = np.where((used == max_order)[:, None], weights, rescaled) * (order_index < used[:, None])
-    weighted = row_weights != 0
-    log_sum = (row_weights * np.log(np.where(weighted & (precisions > 0), precisions, 1.0))).sum(axis=1)
-    bleu = np.exp(log_sum)
-    bleu[(weighted & (precisions <= 0)).any(axis=1) | (used == 0)] = 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):  # hyp_len 0: overridden just below
-        brevity = np.where(hyp_len >= ref_len, 1.0, np.exp(1.0 - ref_len / hyp_len))
-    bleu *= np.where(hyp_len == 0, 0.0, brevity)
-    if smooth != LEGACY_ADD_ONE:
-        bleu[~raw_matches.any(axis=1)] = 0.0
-    return bleu
+    """BLEU of every statistics row (segments, or bootstrap resamples), as one float array."""
+    return score_rows(
+        stats, options.max_order, options.weights, options.smooth, options.smooth_value, options.effective_order
+    ).bleu
 
 
 def sentence_scores(stats: np.ndarray, options: BleuOptions) -> List[float]:
@@ -244,6 +229,23 @@ def check_run_options(return_sentence_scores: Any, bootstrap_samples: Any, boots
         raise TypeError(f"bootstrap_seed must be an integer or None, not {bootstrap_seed!r}")
 
 
+@contextmanager
+def _garbage_collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while the inputs are checked and counted.
+
+    Checking builds one small list per segment; each batch of new containers triggers a
+    collection that walks every tracked object in the process, which made 480k segments cost
+    12x what 48k cost. Nothing built here holds a reference cycle, so nothing is left behind.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def compute_bleu(
     predictions: Any,
     references: Any,
@@ -270,10 +272,11 @@ def compute_bleu_for(
     """`compute_bleu` for inputs of a required kind (`text` or `token_ids`; None detects it)."""
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed)
     resolved = resolve_options(**options)
-    preds, refs, kind = validate_inputs(predictions, references, kind)
-    if kind == TOKEN_IDS:
-        resolved = options_for_token_ids(resolved)
-    stats = segment_statistics(preds, refs, resolved, kind)
+    with _garbage_collection_paused():
+        preds, refs, kind = validate_inputs(predictions, references, kind)
+        if kind == TOKEN_IDS:
+            resolved = options_for_token_ids(resolved)
+        stats = segment_statistics(preds, refs, resolved, kind)
     return result_from_statistics(
         stats, resolved, reference_counts(refs), return_sentence_scores, bootstrap_samples, bootstrap_seed
     )

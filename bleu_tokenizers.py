@@ -173,6 +173,9 @@ class BaseTokenizer:
     """A tokenizer maps one segment (str) to a list of token strings."""
 
     name = "base"
+    # Whether `encode_flat` spends its time in NumPy and Arrow calls (which release the GIL), so
+    # that chunks can be tokenized on several threads at once.
+    releases_gil = False
 
     def signature(self) -> str:
         return self.name
@@ -198,6 +201,7 @@ class _JoinedTokenizer(BaseTokenizer):
     """A tokenizer whose rules run once over a whole batch of lines (see `_cut_joined`)."""
 
     apply_13a = False
+    releases_gil = True
 
     def _join(self, lines: List[str]) -> str:
         """The lines joined by newlines; a newline inside a line is whitespace, so it becomes a space."""

@@ -4,8 +4,8 @@ What is compared:
 - `sentence_bleu` (compute(..., return_sentence_scores=True)) against sacreBLEU's
   `BLEU(...).sentence_score(h, [r])` for every segment, with smoothing and effective order:
   relative 1e-10 (same integer statistics; float formulas written independently).
-- `bleu_core.bleu_rows` (the array scorer behind sentence scores and bootstrap) against
-  `bleu_core.score` row by row, for every smoothing method, with and without effective order.
+- scoring many rows at once (`bleu_core.bleu_rows`, behind sentence scores and the bootstrap)
+  against scoring each row alone (`bleu_core.score`), for every smoothing method.
 - The bootstrap against sacreBLEU's `corpus_score(..., n_bootstrap=1000)`: with the same seed both
   draw the same resamples (numpy's default_rng(seed).choice), so the mean of the resample scores
   and the 95% half-width (sacreBLEU's `_mean`, `_ci`) must agree closely. sacreBLEU scores the
@@ -85,7 +85,7 @@ def test_sentence_bleu_equals_sacrebleu_on_generated_segments(bleu, pairs, smoot
 @pytest.mark.parametrize("smooth", SMOOTHING)
 @pytest.mark.parametrize("effective_order", [False, True])
 @pytest.mark.parametrize("shape", [{}, {"max_order": 2}, {"weights": [0.5, 0.5, 0.0, 0.0]}])
-def test_array_scorer_equals_the_row_scorer_for_every_method(wmt17_system, smooth, effective_order, shape):
+def test_many_rows_at_once_equal_one_row_at_a_time(wmt17_system, smooth, effective_order, shape):
     hypotheses, references = wmt17_system
     options = resolve_options(smooth=smooth, effective_order=effective_order, **shape)
     stats = bleu_core.segment_statistics(hypotheses[:300], [[r] for r in references[:300]], options)
