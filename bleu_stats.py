@@ -44,13 +44,16 @@ def totals_of(stats: np.ndarray, orders: int) -> np.ndarray:
     return stats[..., 2 + orders : 2 + 2 * orders]
 
 
-def dense_codes(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def dense_codes(values: np.ndarray, bound: int | None = None) -> Tuple[np.ndarray, np.ndarray]:
     """(codes, uniques): equal values get equal codes 0..U-1 in order of first occurrence.
 
     A hash grouping; Arrow's is about 1.6x faster than pandas' on int64 keys here, and faster
-    again on 32-bit keys, which non-negative keys below 2**31 are hashed as.
+    again on 32-bit keys, which non-negative keys below 2**31 are hashed as. `bound`, if given,
+    promises 0 <= values < bound.
     """
-    if values.dtype == np.int64 and len(values) and 0 <= values.min() and values.max() < 2**31:
+    if bound is None and values.dtype == np.int64 and len(values):
+        bound = int(values.max()) + 1 if values.min() >= 0 else None
+    if values.dtype == np.int64 and bound is not None and bound <= 2**31:
         values = values.astype(np.int32)
     encoded = pa.array(values).dictionary_encode()
     return np.asarray(encoded.indices).astype(np.int64), np.asarray(encoded.dictionary).astype(np.int64)
@@ -168,7 +171,7 @@ def ngram_statistics(
             if positions.size == 0:
                 break
             keys = codes * vocabulary + ids[positions + order - 1]
-        codes, uniques = dense_codes(keys)
+        codes, uniques = dense_codes(keys, (num_segments if order == 1 else num_keys) * vocabulary)
         num_keys = len(uniques)
         # The segment of each key: unigram keys hold it; longer keys hold their prefix's key.
         segment_of_key = uniques // vocabulary if order == 1 else segment_of_key[uniques // vocabulary]

@@ -47,10 +47,12 @@ _UNICODE_SPACE_CODES3 = np.array(sorted(int.from_bytes(b, "big") for b in _UNICO
 # Byte classes for the joined, UTF-8 encoded text. Every 13a rule looks only at ASCII bytes, and
 # in UTF-8 an ASCII byte is always a whole character, so the rules can be read off the bytes.
 # _LEAD marks the first byte of the multi-byte whitespace characters (and of their neighbours).
-_OTHER, _SPACE, _DIGIT, _PUNCT, _SYMBOL, _HYPHEN, _LEAD = range(7)
+# Odd classes are whitespace; classes from _NEWLINE up are the few bytes the rules look at.
+_OTHER, _SPACE, _DIGIT, _NEWLINE, _PUNCT, _SYMBOL, _HYPHEN, _LEAD = 0, 1, 2, 3, 4, 6, 8, 10
 _BYTE_CLASS = np.full(256, _OTHER, dtype=np.uint8)
 for _c in _ASCII_SPACES:
     _BYTE_CLASS[ord(_c)] = _SPACE
+_BYTE_CLASS[ord("\n")] = _NEWLINE  # whitespace too, and the line separator of the joined text
 for _c in "0123456789":
     _BYTE_CLASS[ord(_c)] = _DIGIT
 _BYTE_CLASS[ord(".")] = _BYTE_CLASS[ord(",")] = _PUNCT
@@ -59,6 +61,8 @@ for _c in _13A_SYMBOLS.strip():
 _BYTE_CLASS[ord("-")] = _HYPHEN
 for _b in _UNICODE_SPACE_BYTES:
     _BYTE_CLASS[_b[0]] = _LEAD
+_BYTE_CLASS_TABLE = _BYTE_CLASS.tobytes()
+_ASCII_SPACE_BYTES = _ASCII_SPACES.encode()
 
 
 class _Cut:
@@ -113,12 +117,13 @@ def _cut_joined(joined: str, num_lines: int, apply_13a: bool) -> _Cut:
     if num_lines == 0:
         return _Cut(np.zeros(0, dtype=np.uint8), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
     # Spaces around the text give the first and last byte neighbours (and room to look ahead).
-    data = np.frombuffer(b" " + joined.encode("utf-8", "surrogatepass") + b"   ", dtype=np.uint8)
-    classes = _BYTE_CLASS[data]
-    space = classes == _SPACE
-    special = np.flatnonzero(classes >= _PUNCT)
+    raw = b" " + joined.encode("utf-8", "surrogatepass") + b"   "
+    data = np.frombuffer(raw, dtype=np.uint8)
+    classes = np.frombuffer(raw.translate(_BYTE_CLASS_TABLE), dtype=np.uint8)  # faster than a NumPy lookup
+    space = (classes & 1).astype(bool)
+    special = np.flatnonzero(classes >= _NEWLINE)
     kinds = classes[special]
-    _mark_unicode_spaces(data, special[kinds == _LEAD], space)
+    unicode_spaces = _mark_unicode_spaces(data, special[kinds == _LEAD], space)
     cut_before = np.zeros(len(data) + 1, dtype=bool)  # a token boundary just before byte i
     if apply_13a:
         cut_around = special[kinds == _SYMBOL]
@@ -148,21 +153,26 @@ def _cut_joined(joined: str, num_lines: int, apply_13a: bool) -> _Cut:
     token_starts = np.flatnonzero(starts)
     offsets = np.zeros(len(token_starts) + 1, dtype=np.int64)
     np.cumsum(np.flatnonzero(ends) - token_starts + 1, out=offsets[1:])
-    separators = np.flatnonzero(data == 10)
+    separators = special[kinds == _NEWLINE]
     tokens_before = np.searchsorted(token_starts, separators)
     counts = np.diff(tokens_before, prepend=0, append=len(token_starts))
-    return _Cut(data[kept], offsets, counts.astype(np.int64))
+    # The token bytes: every byte but whitespace (bytes.translate deletes ASCII whitespace fast).
+    token_bytes = data[kept] if unicode_spaces else np.frombuffer(raw.translate(None, _ASCII_SPACE_BYTES), np.uint8)
+    return _Cut(token_bytes, offsets, counts.astype(np.int64))
 
 
-def _mark_unicode_spaces(data: np.ndarray, leads: np.ndarray, space: np.ndarray) -> None:
-    """Mark the bytes of non-ASCII whitespace characters (U+00A0, U+3000, ...) as space."""
+def _mark_unicode_spaces(data: np.ndarray, leads: np.ndarray, space: np.ndarray) -> bool:
+    """Mark the bytes of non-ASCII whitespace characters (U+00A0, U+3000, ...) as space; any found?"""
     if not len(leads):
-        return
+        return False
+    marked = False
     codes = (data[leads].astype(np.int64) << 16) | (data[leads + 1].astype(np.int64) << 8) | data[leads + 2]
     for width, known in ((2, _UNICODE_SPACE_CODES2), (3, _UNICODE_SPACE_CODES3)):
         found = leads[np.isin(codes >> (8 * (3 - width)), known)]
         for offset in range(width):
             space[found + offset] = True
+        marked = marked or bool(len(found))
+    return marked
 
 
 def _counts_to_array(token_lists: Sequence[Sequence[str]]) -> np.ndarray:
