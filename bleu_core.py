@@ -44,8 +44,8 @@ DEFAULT_BOOTSTRAP_SEED = 12345
 
 
 def _prepared_lines(lines: Sequence[str], lowercase: bool) -> List[str]:
-    # sacreBLEU lowercases, then strips trailing whitespace, before tokenizing.
-    return [line.lower().rstrip() for line in lines] if lowercase else [line.rstrip() for line in lines]
+    # sacreBLEU lowercases, then strips trailing whitespace (encode_flat_rstripped), then tokenizes.
+    return [line.lower() for line in lines] if lowercase else list(lines)
 
 
 def _references_by_rank(references: Sequence[Sequence[Any]]) -> Tuple[List[Any], np.ndarray]:
@@ -72,7 +72,7 @@ def _chunk_statistics_text(
     flat_references, owner = _references_by_rank(references)
     lines = _prepared_lines(predictions, options.lowercase)
     lines.extend(_prepared_lines(flat_references, options.lowercase))
-    ids, lengths = options.tokenizer.encode_flat(lines)
+    ids, lengths = options.tokenizer.encode_flat_rstripped(lines)
     return ngram_statistics(ids, lengths, len(predictions), owner, options.orders, options.ref_length)
 
 

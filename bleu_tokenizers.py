@@ -203,6 +203,10 @@ class BaseTokenizer:
         tokens, counts = self.tokenize_flat(lines)
         return encode_tokens(tokens), counts
 
+    def encode_flat_rstripped(self, lines: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+        """`encode_flat` of the lines with trailing whitespace stripped (as sacreBLEU's BLEU does)."""
+        return self.encode_flat([line.rstrip() for line in lines])
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
@@ -213,16 +217,29 @@ class _JoinedTokenizer(BaseTokenizer):
     apply_13a = False
     releases_gil = True
 
-    def _join(self, lines: List[str]) -> str:
-        """The lines joined by newlines; a newline inside a line is whitespace, so it becomes a space."""
-        joined = "\n".join(lines)
-        if joined.count("\n") != len(lines) - 1:
-            joined = "\n".join(line.replace("\n", " ") for line in lines)
+    def _clean_line(self, line: str) -> str:
+        """One line's clean-up; a newline inside a line is whitespace, so it becomes a space."""
+        return line.replace("\n", " ")
+
+    def _clean_joined(self, joined: str) -> str:
+        """The clean-up of lines joined by newlines (none inside a line): for `none`, nothing."""
         return joined
 
-    def _cut(self, lines: Sequence[str]) -> _Cut:
+    def _cut(self, lines: Sequence[str], rstrip: bool = False) -> _Cut:
+        """Join and clean the lines, then tokenize them in one pass.
+
+        The clean-up's replacements never match across a newline, so they run once on the joined
+        text, unless a line holds a newline itself: then each line is cleaned on its own (and
+        right-stripped first if asked; without a newline, trailing whitespace changes no token).
+        """
         lines = list(lines)
-        return _cut_joined(self._join(lines), len(lines), self.apply_13a)
+        joined = "\n".join(lines)
+        if joined.count("\n") != len(lines) - 1:
+            stripped = (line.rstrip() for line in lines) if rstrip else lines
+            joined = "\n".join(map(self._clean_line, stripped))
+        else:
+            joined = self._clean_joined(joined)
+        return _cut_joined(joined, len(lines), self.apply_13a)
 
     def __call__(self, line: str) -> List[str]:
         return self._cut([line]).tokens()
@@ -235,11 +252,18 @@ class _JoinedTokenizer(BaseTokenizer):
         cut = self._cut(lines)
         return cut.encode()[0], cut.counts
 
+    def encode_flat_rstripped(self, lines: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+        cut = self._cut(lines, rstrip=True)
+        return cut.encode()[0], cut.counts
+
 
 class TokenizerNone(_JoinedTokenizer):
     """No tokenization: split on whitespace only (sacreBLEU's `none`)."""
 
     name = "none"
+
+
+_13A_ENTITY = re.compile("&(?:quot|amp|lt|gt);")
 
 
 def _unescape_13a(text: str) -> str:
@@ -258,18 +282,13 @@ class Tokenizer13a(_JoinedTokenizer):
     name = "13a"
     apply_13a = True
 
-    def _join(self, lines: List[str]) -> str:
-        """The lines after mteval-v13a's clean-up, joined by newlines.
+    def _clean_line(self, line: str) -> str:
+        return _normalize_13a(line)
 
-        The clean-up's replacements never match across a newline, so they can run once on the
-        joined text, unless a line holds a newline itself (its own clean-up handles that).
-        """
-        joined = "\n".join(lines)
-        if joined.count("\n") != len(lines) - 1:
-            return "\n".join(map(_normalize_13a, lines))
+    def _clean_joined(self, joined: str) -> str:
         if "<skipped>" in joined:
             joined = joined.replace("<skipped>", "")
-        if "&" in joined:
+        if "&" in joined and _13A_ENTITY.search(joined):  # one scan, not four, when "&" is plain
             joined = _unescape_13a(joined)
         return joined
 

@@ -82,6 +82,20 @@ def test_13a_batch_equals_sacrebleu_per_line_on_generated_text(lines):
     assert [Tokenizer13a()(line) for line in lines] == expected  # one line at a time: same path
 
 
+@settings(max_examples=150, deadline=None)
+@given(lines=batch_strategy, trailing=st.lists(st.sampled_from([" ", "\t", "\n", "-\n", "\xa0", "\r\n", ""]), max_size=3))
+def test_rstripped_batches_equal_batches_of_rstripped_lines(lines, trailing):
+    """bleu_core hands raw lines to encode_flat_rstripped, which strips only where it matters."""
+    lines = [line + "".join(trailing) for line in lines]
+    stripped = [line.rstrip() for line in lines]
+    for tokenizer in (Tokenizer13a(), TokenizerNone()):
+        ids, counts = tokenizer.encode_flat_rstripped(lines)
+        expected_ids, expected_counts = tokenizer.encode_flat(stripped)
+        assert ids.tolist() == expected_ids.tolist() and counts.tolist() == expected_counts.tolist()
+    expected = sacrebleu_13a_lines(stripped)
+    assert Tokenizer13a().encode_flat_rstripped(lines)[1].tolist() == [len(e) for e in expected]
+
+
 @settings(max_examples=200, deadline=None)
 @given(lines=batch_strategy)
 def test_none_batch_equals_whitespace_split_on_generated_text(lines):
