@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from itertools import chain
-from typing import Callable, List, Sequence, Tuple, Union
+from typing import Any, Callable, List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -73,8 +73,8 @@ class _Cut:
     def __init__(self, data: np.ndarray, offsets: np.ndarray, counts: np.ndarray) -> None:
         self.data, self.offsets, self.counts = data, offsets, counts
 
-    def encode(self) -> Tuple[np.ndarray, List[str]]:
-        """Dense ids, equal tokens equal ids in order of first occurrence, and the vocabulary."""
+    def encode(self) -> Tuple[np.ndarray, Any]:
+        """Dense ids (equal tokens, equal ids, in order of first occurrence) and the Arrow vocabulary."""
         import pyarrow as pa  # always present: `datasets` stores its tables with it
 
         if len(self.offsets) == 1:
