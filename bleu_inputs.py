@@ -38,7 +38,17 @@ def _as_list(value: Any, name: str) -> list:
     raise TypeError(f"{name} must be a list, not {type(value).__name__}")
 
 
+def _as_array_if_tensor(value: Any) -> Any:
+    # A torch tensor (what a training loop has in hand) becomes a NumPy array.
+    return value.detach().cpu().numpy() if hasattr(value, "detach") and hasattr(value, "cpu") else value
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, (list, tuple, np.ndarray)) or (hasattr(value, "detach") and hasattr(value, "cpu"))
+
+
 def _is_id_sequence(value: Any) -> bool:
+    value = _as_array_if_tensor(value)
     return isinstance(value, (list, tuple, np.ndarray)) and (
         len(value) == 0 or _is_int(value[0])
     )
@@ -118,9 +128,18 @@ def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]
 
 
 def _check_ids(sequence: Any, where: str) -> List[int]:
+    """A list of non-negative ints, checked in bulk; the slow per-token walk runs only to name an error."""
+    sequence = _as_array_if_tensor(sequence)
     if isinstance(sequence, str) or not isinstance(sequence, (list, tuple, np.ndarray)):
         raise TypeError(f"{where} is {type(sequence).__name__}; with token ids, pass a list of integers")
-    values = sequence.tolist() if isinstance(sequence, np.ndarray) else list(sequence)
+    if isinstance(sequence, np.ndarray):
+        if sequence.dtype.kind in "iu" and sequence.ndim == 1 and (sequence.size == 0 or sequence.min() >= 0):
+            return sequence.tolist()
+        values = sequence.tolist()
+    else:
+        values = list(sequence)
+        if set(map(type, values)) <= {int} and (not values or min(values) >= 0):
+            return values
     for position, token in enumerate(values):
         if not _is_int(token):
             raise TypeError(f"{where}[{position}] is {token!r}; token ids must be integers")
@@ -136,7 +155,7 @@ def _validate_ids(preds: list, refs: list) -> Tuple[List[List[int]], List[List[L
     checked_preds = [_check_ids(p, f"predictions[{i}]") for i, p in enumerate(preds)]
     first = refs[0]
     single = _is_id_sequence(first) and not (
-        isinstance(first, (list, tuple)) and first and isinstance(first[0], (list, tuple, np.ndarray))
+        isinstance(first, (list, tuple)) and first and _is_sequence(first[0])
     )
     grouped: List[List[List[int]]] = []
     for index, reference in enumerate(refs):
