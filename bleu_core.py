@@ -249,37 +249,44 @@ def _garbage_collection_paused() -> Iterator[None]:
             gc.enable()
 
 
+def statistics_of_inputs(
+    predictions: Any, references: Any, options: BleuOptions, kind: Optional[str] = None
+) -> Tuple[np.ndarray, List[int], BleuOptions]:
+    """Check raw inputs and count them: (statistics rows, references per segment, options).
+
+    `kind` requires `text` or `token_ids` (None detects it). The options come back as they apply
+    to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`.
+    """
+    with _garbage_collection_paused():
+        preds, refs, kind = validate_inputs(predictions, references, kind)
+        if kind == TOKEN_IDS:
+            options = options_for_token_ids(options)
+        stats = segment_statistics(preds, refs, options, kind)
+        num_refs = reference_counts(refs)
+        del preds, refs  # freed now, while paused, so the collector never walks them
+    return stats, num_refs, options
+
+
 def compute_bleu(
     predictions: Any,
     references: Any,
     return_sentence_scores: bool = False,
     bootstrap_samples: int = 0,
     bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
+    kind: Optional[str] = None,
     **options: Any,
 ) -> Dict[str, Any]:
-    """BLEU of predictions against references; the options are those of `resolve_options`."""
-    return compute_bleu_for(
-        None, predictions, references, return_sentence_scores, bootstrap_samples, bootstrap_seed, **options
-    )
+    """BLEU of predictions against references; the options are those of `resolve_options`.
 
-
-def compute_bleu_for(
-    kind: Optional[str],
-    predictions: Any,
-    references: Any,
-    return_sentence_scores: bool = False,
-    bootstrap_samples: int = 0,
-    bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
-    **options: Any,
-) -> Dict[str, Any]:
-    """`compute_bleu` for inputs of a required kind (`text` or `token_ids`; None detects it)."""
+    `kind` requires inputs of one kind (`text` or `token_ids`); None detects it.
+    """
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed)
-    resolved = resolve_options(**options)
-    with _garbage_collection_paused():
-        preds, refs, kind = validate_inputs(predictions, references, kind)
-        if kind == TOKEN_IDS:
-            resolved = options_for_token_ids(resolved)
-        stats = segment_statistics(preds, refs, resolved, kind)
-        num_refs = reference_counts(refs)
-        del preds, refs  # freed now, while paused, so the collector never walks them
-    return result_from_statistics(stats, resolved, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed)
+    stats, num_refs, used = statistics_of_inputs(predictions, references, resolve_options(**options), kind)
+    return result_from_statistics(stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed)
+
+
+def segment_tokens(line: str, options: BleuOptions) -> List[str]:
+    """The tokens the core counts for one text segment: lowercased if asked, trailing whitespace
+    stripped (sacreBLEU's order), then tokenized. The batch path does the same in bulk
+    (`encode_flat_rstripped`); the explain view checks its recount against the batch rows."""
+    return options.tokenizer((line.lower() if options.lowercase else line).rstrip())

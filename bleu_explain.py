@@ -20,7 +20,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from bleu_core import score, segment_statistics
+from bleu_core import score, segment_statistics, segment_tokens
 from bleu_inputs import validate_inputs
 from bleu_options import BleuOptions
 from bleu_scoring import BleuScore
@@ -89,12 +89,7 @@ def order_table(hypothesis: Sequence[str], references: Sequence[Sequence[str]], 
 
 def tokenize_segment(prediction: str, references: Sequence[str], options: BleuOptions) -> List[List[str]]:
     """The tokens the core scores: prediction first, then each reference (lowercased if asked)."""
-    # The core's line preparation (lowercase if asked, then strip trailing whitespace, as sacreBLEU
-    # does); explain_segment's check against the core's row catches any drift between the two.
-    lines = [(line.lower() if options.lowercase else line).rstrip() for line in [prediction, *references]]
-    tokens, lengths = options.tokenizer.tokenize_flat(lines)
-    bounds = np.concatenate([[0], np.cumsum(lengths)])
-    return [list(tokens[bounds[i] : bounds[i + 1]]) for i in range(len(lines))]
+    return [segment_tokens(line, options) for line in [prediction, *references]]
 
 
 def explain_segment(

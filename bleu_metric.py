@@ -12,7 +12,7 @@ import evaluate
 # evaluate.load copies only the sibling modules this file imports itself (one per line, relative,
 # at column 0), and not their imports: so every helper module is imported here. Never put a
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
-from .bleu_core import DEFAULT_BOOTSTRAP_SEED, check_run_options, compute_bleu_for
+from .bleu_core import DEFAULT_BOOTSTRAP_SEED, check_run_options, compute_bleu
 from .bleu_inputs import TOKEN_IDS, validate_inputs
 from .bleu_options import resolve_options
 from .bleu_scoring import score_statistics
@@ -188,9 +188,9 @@ class BleuMetric(evaluate.Metric):
         _check_option_names(kwargs)
         if predictions is not None and references is not None and self.num_process == 1 and self.writer is None:
             # All the data in this one call: score it directly. Going through evaluate's Arrow
-            # cache would only copy it (bench/README.md has the numbers); streaming (add_batch)
-            # and distributed runs (num_process > 1) still take evaluate's path below.
-            return compute_bleu_for(self._input_kind, predictions, references, **kwargs)
+            # cache would only copy it (the README's Performance section has the numbers);
+            # streaming (add_batch) and distributed runs (num_process > 1) take evaluate's path.
+            return compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
         resolve_options(**{k: v for k, v in kwargs.items() if k in OPTION_NAMES})
         check_run_options(
             kwargs.get("return_sentence_scores", False),
@@ -212,7 +212,7 @@ class BleuMetric(evaluate.Metric):
         super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, predictions, references, **kwargs) -> Dict[str, Any]:
-        return compute_bleu_for(self._input_kind, predictions, references, **kwargs)
+        return compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
 
     def trainer_compute_metrics(self, hf_tokenizer: Any, /, *, scale: float = 1, **options: Any) -> BleuComputeMetrics:
         """A `compute_metrics` for transformers' (Seq2Seq)Trainer, streaming-ready; see `bleu_trainer`.

@@ -22,13 +22,11 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_core import result_from_statistics, segment_statistics
-    from .bleu_inputs import reference_counts, validate_inputs
+    from .bleu_core import result_from_statistics, statistics_of_inputs
     from .bleu_options import BleuOptions, resolve_options
     from .bleu_stats import stat_width
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_core import result_from_statistics, segment_statistics
-    from bleu_inputs import reference_counts, validate_inputs
+    from bleu_core import result_from_statistics, statistics_of_inputs
     from bleu_options import BleuOptions, resolve_options
     from bleu_stats import stat_width
 
@@ -40,9 +38,7 @@ def statistics(predictions: Any, references: Any, per_segment: bool = False, **o
     a `(len(predictions), 2 + 2 * K)` array with one row per prediction. The options are the
     metric's (tokenizer, lowercase, max_order, smooth, ref_length, ...).
     """
-    resolved = resolve_options(**options)
-    preds, refs, kind = validate_inputs(predictions, references)
-    rows = segment_statistics(preds, refs, resolved, kind)
+    rows, _, _ = statistics_of_inputs(predictions, references, resolve_options(**options))
     return rows if per_segment else rows.sum(axis=0)
 
 
@@ -95,11 +91,10 @@ class BleuAccumulator:
 
     def add(self, predictions: Any, references: Any) -> None:
         """Add a batch of predictions and references (text or token ids)."""
-        preds, refs, kind = validate_inputs(predictions, references)
-        self.totals += segment_statistics(preds, refs, self.options, kind).sum(axis=0)
-        counts = reference_counts(refs)
+        rows, counts, self.options = statistics_of_inputs(predictions, references, self.options)
+        self.totals += rows.sum(axis=0)
         self._note_refs(min(counts), max(counts))
-        self.segments += len(preds)
+        self.segments += len(rows)
 
     def add_statistics(self, totals: Any, num_refs: int = 1, segments: int = 0) -> None:
         """Add statistics computed elsewhere (another accumulator, process or shard)."""
