@@ -26,7 +26,7 @@ import gradio as gr  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from bleu_core import result_from_statistics, segment_statistics  # noqa: E402
+from bleu_core import result_from_statistics, statistics_of_inputs  # noqa: E402
 from bleu_explain import (  # noqa: E402
     SegmentExplanation,
     bleu_arithmetic,
@@ -35,7 +35,7 @@ from bleu_explain import (  # noqa: E402
     precision_arithmetic,
     reference_length_choice,
 )
-from bleu_inputs import reference_counts, validate_inputs  # noqa: E402
+from bleu_inputs import reference_counts  # noqa: E402
 from bleu_options import BleuOptions, resolve_options  # noqa: E402
 from bleu_scoring import SMOOTHING_DEFAULTS  # noqa: E402
 from bleu_tokenizers import TOKENIZERS  # noqa: E402
@@ -207,10 +207,9 @@ class ScoredCorpus:
 
 def score_corpus(predictions: Sequence[str], references: Sequence[Sequence[str]], kwargs: Dict[str, Any]) -> ScoredCorpus:
     """Score through the core: the same statistics and result the metric module returns."""
-    options = resolve_options(**kwargs)
-    preds, refs, kind = validate_inputs(list(predictions), [list(r) for r in references])
-    stats = segment_statistics(preds, refs, options, kind)
-    result = result_from_statistics(stats, options, reference_counts(refs), return_sentence_scores=True)
+    preds, refs = list(predictions), [list(r) for r in references]
+    stats, num_refs, options = statistics_of_inputs(preds, refs, resolve_options(**kwargs), kind="text")
+    result = result_from_statistics(stats, options, num_refs, return_sentence_scores=True)
     return ScoredCorpus(preds, refs, options, stats, result)
 
 
