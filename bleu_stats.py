@@ -85,12 +85,9 @@ def effective_reference_lengths(
         return ref_lengths.astype(np.int64, copy=True)  # one reference each: nothing to choose
     if policy == "shortest":
         key = ref_lengths
-    elif policy == "closest":
-        # Distance first, then the length itself breaks ties toward the shorter reference.
+    else:  # closest: distance first, then the length itself breaks ties toward the shorter one
         span = int(ref_lengths.max(initial=0)) + 1
         key = np.abs(ref_lengths - hyp_lengths[ref_owner]) * span + ref_lengths
-    else:
-        raise ValueError(f"unknown ref_length {policy!r}; pass one of {list(REF_LENGTH_POLICIES)}")
     best = np.full(num_segments, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(best, ref_owner, key)
     return best if policy == "shortest" else best % span
