@@ -4,6 +4,7 @@ Load it with `evaluate.load("path/to/bleu_metric.py")`. The class below is delib
 it checks raw inputs before `evaluate` casts them, and hands everything else to `bleu_core`.
 """
 
+import inspect
 from typing import Any, Dict, Optional
 
 import datasets
@@ -123,11 +124,9 @@ Examples:
     (0.4671, 0.7142857142857143)
 """
 
-OPTION_NAMES = (
-    "tokenizer", "lowercase", "max_order", "weights", "smooth", "smooth_value", "ref_length",
-    "effective_order",
-)
-RUN_OPTION_NAMES = ("return_sentence_scores", "bootstrap_samples", "bootstrap_seed")
+# The names come from the functions that check them, so the two lists cannot drift apart.
+OPTION_NAMES = tuple(inspect.signature(resolve_options).parameters)
+RUN_OPTION_NAMES = tuple(inspect.signature(check_run_options).parameters)
 
 
 def _check_option_names(kwargs: Dict[str, Any]) -> None:
