@@ -171,7 +171,7 @@ def brevity_penalty_arithmetic(explanation: SegmentExplanation) -> str:
     if c >= r:
         return f"c = {c} ≥ r = {r}, so BP = 1 (no penalty)"
     if c == 0:
-        return f"c = 0: an empty hypothesis gets BP = 0"
+        return "c = 0: an empty hypothesis gets BP = 0"
     return f"c = {c} < r = {r}, so BP = exp(1 − r/c) = exp(1 − {r}/{c}) = {_number(bp)}"
 
 

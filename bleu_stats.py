@@ -156,7 +156,9 @@ def ngram_statistics(
     positions = np.arange(total_tokens, dtype=np.int64)  # n-gram start positions still in play
     segment_of_sequence = np.concatenate([np.arange(num_segments, dtype=np.int64), ref_owner])
     keys = np.repeat(segment_of_sequence, lengths) * vocabulary + ids
-    segment_of_key = None
+    # Carried from one order to the next: the prefix keys, their count, and which occur on both sides.
+    segment_of_key = codes = on_both_sides = None
+    num_keys = 0
     matches = matches_of(stats, orders)
     for order in range(1, orders + 1):
         if order > 1:
