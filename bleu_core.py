@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import inspect
 import os
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -229,6 +230,10 @@ def check_run_options(return_sentence_scores: Any, bootstrap_samples: Any, boots
         raise ValueError(f"bootstrap_samples must be an integer >= 0 (0 turns it off), not {bootstrap_samples!r}")
     if bootstrap_seed is not None and (isinstance(bootstrap_seed, bool) or not isinstance(bootstrap_seed, (int, np.integer))):
         raise TypeError(f"bootstrap_seed must be an integer or None, not {bootstrap_seed!r}")
+
+
+# The per-call options (beside the BLEU options), read off the function that checks them.
+RUN_OPTION_NAMES = tuple(inspect.signature(check_run_options).parameters)
 
 
 @contextmanager

@@ -4,7 +4,6 @@ Load it with `evaluate.load("path/to/bleu_metric.py")`. The class below is delib
 it checks raw inputs before `evaluate` casts them, and hands everything else to `bleu_core`.
 """
 
-import inspect
 from typing import Any, Dict, Optional
 
 import datasets
@@ -13,9 +12,9 @@ import evaluate
 # evaluate.load copies only the sibling modules this file imports itself (one per line, relative,
 # at column 0), and not their imports: so every helper module is imported here. Never put a
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
-from .bleu_core import DEFAULT_BOOTSTRAP_SEED, check_run_options, compute_bleu
+from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
 from .bleu_inputs import TOKEN_IDS, validate_inputs
-from .bleu_options import resolve_options
+from .bleu_options import OPTION_NAMES, resolve_options
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
@@ -124,9 +123,6 @@ Examples:
     (0.4671, 0.7142857142857143)
 """
 
-# The names come from the functions that check them, so the two lists cannot drift apart.
-OPTION_NAMES = tuple(inspect.signature(resolve_options).parameters)
-RUN_OPTION_NAMES = tuple(inspect.signature(check_run_options).parameters)
 
 
 def _check_option_names(kwargs: Dict[str, Any]) -> None:

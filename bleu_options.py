@@ -8,6 +8,7 @@ string: every option that can change the number is in it.
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 from dataclasses import dataclass
@@ -154,3 +155,7 @@ def resolve_options(
         ref_length=ref_length,
         effective_order=_check_bool("effective_order", effective_order),
     )
+
+
+# The option names, read off the function that checks them, so no list of them can drift.
+OPTION_NAMES = tuple(inspect.signature(resolve_options).parameters)

@@ -30,23 +30,22 @@ No BLEU formula lives here: decoding and cleaning, then `bleu_streaming` (over `
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_options import resolve_options
+    from .bleu_core import RUN_OPTION_NAMES
+    from .bleu_options import OPTION_NAMES
     from .bleu_streaming import BleuAccumulator
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_options import resolve_options
+    from bleu_core import RUN_OPTION_NAMES
+    from bleu_options import OPTION_NAMES
     from bleu_streaming import BleuAccumulator
 
 SCALES = (1, 100)
 IGNORE_INDEX = -100  # transformers' padding value for labels and gathered predictions
-OPTION_NAMES = tuple(inspect.signature(resolve_options).parameters)
-UNSUPPORTED_RUN_OPTIONS = ("return_sentence_scores", "bootstrap_samples", "bootstrap_seed")
 
 
 def _to_numpy(value: Any) -> np.ndarray:
@@ -89,7 +88,7 @@ class BleuComputeMetrics:
             )
         if isinstance(scale, bool) or scale not in SCALES:
             raise ValueError(f"scale must be 1 (BLEU in 0..1) or 100 (BLEU in 0..100), not {scale!r}")
-        unsupported = sorted(set(compute_options) & set(UNSUPPORTED_RUN_OPTIONS))
+        unsupported = sorted(set(compute_options) & set(RUN_OPTION_NAMES))
         if unsupported:
             raise ValueError(
                 f"{unsupported} cannot go into a Trainer hook, which logs corpus-level floats; "
