@@ -13,7 +13,7 @@ import evaluate
 # at column 0), and not their imports: so every helper module is imported here. Never put a
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
-from .bleu_inputs import TOKEN_IDS, validate_inputs
+from .bleu_inputs import TOKEN_IDS, as_list, validate_inputs
 from .bleu_options import OPTION_NAMES, resolve_options
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
@@ -133,6 +133,13 @@ def _check_option_names(kwargs: Dict[str, Any]) -> None:
         )
 
 
+def _materialized(predictions: Any, references: Any) -> tuple:
+    """Both inputs as lists (a `datasets` Column, Arrow array or generator read once), so the
+    checks and `evaluate`'s cache see the same items; a missing one stays None for the checks."""
+    return tuple(None if value is None else as_list(value, name)
+                 for value, name in ((predictions, "predictions"), (references, "references")))
+
+
 TOKEN_IDS_CONFIG = "token_ids"
 
 
@@ -193,11 +200,13 @@ class BleuMetric(evaluate.Metric):
             kwargs.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
         )
         if predictions is not None or references is not None:
+            predictions, references = _materialized(predictions, references)
             validate_inputs(predictions, references, self._input_kind)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
         """Check one batch as the user gave it, then add it to the evaluation cache."""
+        predictions, references = _materialized(predictions, references)
         validate_inputs(predictions, references, self._input_kind)
         super().add_batch(predictions=predictions, references=references, **kwargs)
 

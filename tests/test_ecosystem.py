@@ -1,0 +1,91 @@
+"""Inputs as users hold them in the Hugging Face ecosystem (issue 11).
+
+`datasets` >= 4 hands out a lazy `Column` for `ds["name"]`; Arrow, pandas and generators are other
+ways a corpus arrives. Every one must score exactly as the same data in plain lists (our own text
+path is the oracle), and sacreBLEU agrees with that number.
+"""
+
+from __future__ import annotations
+
+import datasets
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+import sacrebleu
+
+import bleu_streaming
+
+PREDICTIONS = ["the cat sat on the mat", "a dog ran in the park", "it is raining today"]
+REFERENCES = [["the cat sat on a mat", "a cat sat on the mat"], ["a dog ran through the park"],
+              ["it rains today", "today it is raining", "it is raining"]]
+SINGLE = [group[0] for group in REFERENCES]
+
+
+@pytest.fixture(scope="module")
+def corpus() -> datasets.Dataset:
+    return datasets.Dataset.from_dict({"prediction": PREDICTIONS, "references": REFERENCES, "reference": SINGLE})
+
+
+def expected(references):
+    return bleu_streaming.score_from_statistics(
+        bleu_streaming.statistics(PREDICTIONS, references), num_refs=[len(r) if isinstance(r, list) else 1 for r in references]
+    )
+
+
+def test_sacrebleu_agrees_with_the_list_oracle():
+    # sacreBLEU needs the same number of references per segment: pad with the first one's copies
+    # is not neutral, so compare the single-reference corpus.
+    ours = expected(SINGLE)["bleu"] * 100
+    assert ours == pytest.approx(sacrebleu.corpus_bleu(PREDICTIONS, [SINGLE], smooth_method="none").score, rel=1e-12)
+
+
+@pytest.mark.parametrize("reference_column", ["references", "reference"])
+def test_dataset_columns_score_like_lists(bleu, corpus, reference_column):
+    references = corpus[reference_column]
+    assert type(references).__name__ == "Column"  # datasets >= 4: not a list
+    oracle = expected(REFERENCES if reference_column == "references" else SINGLE)
+    assert bleu.compute(predictions=corpus["prediction"], references=references) == oracle
+    bleu.add_batch(predictions=corpus["prediction"], references=references)
+    assert bleu.compute() == oracle
+    for prediction, reference in zip(corpus["prediction"], references):
+        bleu.add(prediction=prediction, reference=reference)
+    assert bleu.compute() == oracle
+    assert (bleu.statistics(corpus["prediction"], references) == bleu_streaming.statistics(
+        PREDICTIONS, REFERENCES if reference_column == "references" else SINGLE)).all()
+    running = bleu.accumulator()
+    running.add(corpus["prediction"], references)
+    assert running.result() == oracle
+
+
+def test_formatted_and_arrow_columns_score_like_lists(bleu, corpus):
+    oracle = expected(REFERENCES)
+    numpy_corpus = corpus.with_format("numpy")
+    assert bleu.compute(predictions=numpy_corpus["prediction"], references=numpy_corpus["references"]) == oracle
+    arrow = corpus.data  # pyarrow Table: ChunkedArray columns
+    assert bleu.compute(predictions=arrow["prediction"], references=arrow["references"]) == oracle
+    assert bleu.compute(predictions=pa.array(PREDICTIONS), references=pa.array(REFERENCES)) == oracle
+    frame = corpus.to_pandas()
+    assert bleu.compute(predictions=frame["prediction"], references=frame["references"]) == oracle
+
+
+def test_generators_are_read_once(bleu):
+    oracle = expected(REFERENCES)
+    assert bleu.compute(predictions=(p for p in PREDICTIONS), references=iter(REFERENCES)) == oracle
+    bleu.add_batch(predictions=(p for p in PREDICTIONS), references=(r for r in REFERENCES))
+    assert bleu.compute() == oracle
+    assert (bleu_streaming.statistics(iter(PREDICTIONS), iter(REFERENCES)) == bleu_streaming.statistics(
+        PREDICTIONS, REFERENCES)).all()
+
+
+@pytest.mark.parametrize(
+    "predictions, words",
+    [("the cat", ["single string", "['the cat']"]), (b"the cat", ["single bytes"]),
+     ({"prediction": "the cat"}, ["dict", "batch['predictions']"]), ({"the cat"}, ["set", "no order"])],
+    ids=["str", "bytes", "dict", "set"],
+)
+def test_non_sequences_are_still_rejected(bleu, predictions, words):
+    with pytest.raises(TypeError) as raised:
+        bleu.compute(predictions=predictions, references=["the cat"])
+    for word in words:
+        assert word in str(raised.value)
