@@ -230,8 +230,9 @@ class BleuMetric(evaluate.Metric):
         """BLEU's additive statistics (an int64 row, or one row per segment); see `bleu_streaming`."""
         return statistics(predictions, references, per_segment=per_segment, **options)
 
-    def score_from_statistics(self, totals: Any, num_refs: Any = 1, **options: Any) -> Dict[str, Any]:
-        """The result dict from summed (or per-segment) statistics and the same options."""
+    def score_from_statistics(self, totals: Any, num_refs: Any = None, **options: Any) -> Dict[str, Any]:
+        """The result dict from summed (or per-segment) statistics and the same options;
+        `num_refs` (an int, or one count per segment) for the signature, else `nrefs:?`."""
         return score_from_statistics(totals, num_refs=num_refs, **options)
 
     def accumulator(self, **options: Any) -> BleuAccumulator:

@@ -89,3 +89,49 @@ def test_non_sequences_are_still_rejected(bleu, predictions, words):
         bleu.compute(predictions=predictions, references=["the cat"])
     for word in words:
         assert word in str(raised.value)
+
+
+# ---------------------------------------------------------------- one kind of input per accumulator
+
+TEXT_PREDICTIONS = ["7 3 9 4", "5 5 2"]
+TEXT_REFERENCES = ["7 3 9 4 1", "5 2"]
+ID_PREDICTIONS = [[7, 3, 9, 4], [5, 5, 2]]
+ID_REFERENCES = [[7, 3, 9, 4, 1], [5, 2]]
+
+
+def test_the_first_batch_fixes_the_kind():
+    text_first = bleu_streaming.BleuAccumulator(tokenizer="none")
+    text_first.add(TEXT_PREDICTIONS, TEXT_REFERENCES)
+    held = text_first.result()
+    with pytest.raises(ValueError, match="holds statistics of text, but this batch is token ids"):
+        text_first.add(ID_PREDICTIONS, ID_REFERENCES)
+    assert text_first.result() == held  # nothing mixed in
+    assert "tok:none" in held["signature"]
+
+    ids_first = bleu_streaming.BleuAccumulator()
+    ids_first.add(ID_PREDICTIONS, ID_REFERENCES)
+    with pytest.raises(ValueError, match="holds statistics of token ids, but this batch is text"):
+        ids_first.add(TEXT_PREDICTIONS, TEXT_REFERENCES)
+    # The same tokens as ids and as whitespace-split text: the text path is the oracle.
+    assert ids_first.result()["bleu"] == held["bleu"]
+    assert "tok:ids" in ids_first.result()["signature"]
+    # reset() forgets the kind and the options the ids implied: text scores with 13a again.
+    ids_first.reset()
+    ids_first.add(TEXT_PREDICTIONS, TEXT_REFERENCES)
+    assert "tok:13a" in ids_first.result()["signature"]
+    assert ids_first.result()["bleu"] == pytest.approx(
+        sacrebleu.corpus_bleu(TEXT_PREDICTIONS, [TEXT_REFERENCES], smooth_method="none").score / 100, rel=1e-12)
+
+
+def test_statistics_alone_do_not_claim_a_number_of_references():
+    totals = bleu_streaming.statistics(PREDICTIONS, REFERENCES)
+    assert bleu_streaming.score_from_statistics(totals)["signature"].startswith("nrefs:?|")
+    assert bleu_streaming.score_from_statistics(totals, num_refs=2)["signature"].startswith("nrefs:2|")
+    assert bleu_streaming.score_from_statistics(totals, num_refs=[2, 1, 3])["signature"].startswith("nrefs:1-3|")
+    running = bleu_streaming.BleuAccumulator()
+    running.add_statistics(totals)
+    assert running.result()["signature"].startswith("nrefs:?|")
+    told = bleu_streaming.BleuAccumulator()
+    told.add_statistics(totals, num_refs=2)
+    assert told.result()["signature"].startswith("nrefs:2|")
+    assert running.result()["bleu"] == told.result()["bleu"] == expected(REFERENCES)["bleu"]
