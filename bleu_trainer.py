@@ -17,7 +17,10 @@ Hand-written hooks break in the same places, so the hook handles them itself:
 
 It returns a flat dict of floats, which the Trainer logs with its `eval_` prefix: `bleu`,
 `precision_1` .. `precision_K`, `brevity_penalty`, `length_ratio`, `translation_length`,
-`reference_length`. `scale=1` (default) reports bleu and precisions in 0..1 like the metric,
+`reference_length`. The signature is `hook.signature` after each evaluation; `with_signature=True`
+also puts it in the metrics (the Trainer passes a str through to its log history, the console and
+Weights & Biases; TensorBoard, MLflow and other scalar-only loggers skip it with a warning each
+evaluation, which is why it is not there by default). `scale=1` (default) reports bleu and precisions in 0..1 like the metric,
 `scale=100` in 0..100 like sacreBLEU; the brevity penalty and length ratio stay ratios.
 
 Streaming: with `TrainingArguments(batch_eval_metrics=True)` the Trainer calls the hook once per
@@ -72,6 +75,40 @@ def decode_ids(tokenizer: Any, ids: np.ndarray) -> List[str]:
     return [clean_text(text) for text in tokenizer.batch_decode(rows, skip_special_tokens=True)]
 
 
+def _is_decoder(value: Any) -> bool:
+    # A transformers tokenizer or processor: what decodes ids, never a BLEU tokenizer.
+    return hasattr(value, "batch_decode")
+
+
+def _decoder_and_options(decoder: Any, options: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
+    """The transformers tokenizer that decodes, and BLEU's options.
+
+    `tokenizer=` is BLEU's option (how text is split into words), but in transformers it names the
+    object that decodes ids. So a tokenizer with `batch_decode` given as `tokenizer=` and nothing
+    given positionally is taken as the decoder (BLEU then splits with its default, 13a).
+    """
+    bleu_tokenizer = options.get("tokenizer")
+    if _is_decoder(bleu_tokenizer):
+        if decoder is not None:
+            raise TypeError(
+                f"tokenizer={type(bleu_tokenizer).__name__} is a transformers tokenizer, but tokenizer= "
+                "names BLEU's word splitting (\"13a\", \"none\", ... or a callable returning a list of "
+                "strings); pass the transformers tokenizer once, as the first argument"
+            )
+        options = {name: value for name, value in options.items() if name != "tokenizer"}
+        decoder = bleu_tokenizer
+    if decoder is None:
+        raise TypeError(
+            "no transformers tokenizer to decode with; pass it first: trainer_compute_metrics(tokenizer, ...)"
+        )
+    if not _is_decoder(decoder):
+        raise TypeError(
+            f"tokenizer is {type(decoder).__name__}, which has no batch_decode; pass the "
+            "transformers tokenizer (or processor) that encodes the labels"
+        )
+    return decoder, options
+
+
 class BleuComputeMetrics:
     """The Trainer hook: `hook(eval_prediction, compute_result=True) -> dict of floats`.
 
@@ -80,14 +117,14 @@ class BleuComputeMetrics:
     over, so the same hook serves every evaluation of a training run.
     """
 
-    def __init__(self, tokenizer: Any, /, *, scale: float = 1, **compute_options: Any) -> None:
-        if not hasattr(tokenizer, "batch_decode"):
-            raise TypeError(
-                f"tokenizer is {type(tokenizer).__name__}, which has no batch_decode; pass the "
-                "transformers tokenizer (or processor) that encodes the labels"
-            )
+    def __init__(
+        self, tokenizer: Any = None, /, *, scale: float = 1, with_signature: bool = False, **compute_options: Any
+    ) -> None:
+        tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
         if isinstance(scale, bool) or scale not in SCALES:
             raise ValueError(f"scale must be 1 (BLEU in 0..1) or 100 (BLEU in 0..100), not {scale!r}")
+        if not isinstance(with_signature, bool):
+            raise TypeError(f"with_signature must be True or False, not {with_signature!r}")
         unsupported = sorted(set(compute_options) & set(RUN_OPTION_NAMES))
         if unsupported:
             raise ValueError(
@@ -99,7 +136,9 @@ class BleuComputeMetrics:
             raise TypeError(f"unknown option(s) {unknown}; the Trainer hook takes scale and {list(OPTION_NAMES)}")
         self.tokenizer = tokenizer
         self.scale = float(scale)
+        self.with_signature = with_signature
         self.accumulator = BleuAccumulator(**compute_options)
+        # The signature of the last result (before any: the options with one reference each).
         self.signature = self.accumulator.options.signature(1)
         self._warned_about_logits = False
 
@@ -148,7 +187,10 @@ class BleuComputeMetrics:
         result = self.accumulator.result()
         self.accumulator.reset()
         self.signature = result["signature"]
-        return self.flatten(result)
+        flat: Dict[str, Any] = self.flatten(result)
+        if self.with_signature:
+            flat["signature"] = self.signature  # logged as eval_signature; see the module docstring
+        return flat
 
     def reset(self) -> None:
         """Drop the statistics of an evaluation that stopped before its last batch."""
@@ -164,10 +206,14 @@ class BleuComputeMetrics:
         return flat
 
 
-def make_compute_metrics(tokenizer: Any, /, *, scale: float = 1, **compute_options: Any) -> BleuComputeMetrics:
+def make_compute_metrics(
+    tokenizer: Any = None, /, *, scale: float = 1, with_signature: bool = False, **compute_options: Any
+) -> BleuComputeMetrics:
     """A `compute_metrics` for (Seq2Seq)Trainer that decodes with `tokenizer` and scores BLEU.
 
     `compute_options` are the metric's options (tokenizer="13a", lowercase, max_order, smooth, ...);
-    the first, positional argument is the transformers tokenizer used to decode.
+    the first, positional argument is the transformers tokenizer used to decode (given as
+    `tokenizer=` alone, a transformers tokenizer is taken as that). `with_signature=True` adds the
+    signature (a string) to the metrics.
     """
-    return BleuComputeMetrics(tokenizer, scale=scale, **compute_options)
+    return BleuComputeMetrics(tokenizer, scale=scale, with_signature=with_signature, **compute_options)

@@ -135,3 +135,61 @@ def test_statistics_alone_do_not_claim_a_number_of_references():
     told.add_statistics(totals, num_refs=2)
     assert told.result()["signature"].startswith("nrefs:2|")
     assert running.result()["bleu"] == told.result()["bleu"] == expected(REFERENCES)["bleu"]
+
+
+# ---------------------------------------------------------------- the Trainer hook's arguments and signature
+
+HOOK_PREDICTIONS = ["the cat sat on the mat", "a dog ran", "big red bird flew over the tree"]
+HOOK_REFERENCES = ["the cat sat on a mat", "a quick dog ran", "big red bird flew over a tree"]
+
+
+@pytest.fixture(scope="module")
+def hf_tokenizer():
+    pytest.importorskip("transformers")
+    from tiny_seq2seq import make_tokenizer
+
+    return make_tokenizer()
+
+
+def hook_batch(tok):
+    def padded(sentences):
+        rows = tok(sentences)["input_ids"]
+        return np.array([row + [-100] * (10 - len(row)) for row in rows], dtype=np.int64)
+
+    return padded(HOOK_PREDICTIONS), padded(HOOK_REFERENCES)
+
+
+def test_a_transformers_tokenizer_passed_as_tokenizer_is_the_decoder(bleu, hf_tokenizer):
+    expected = bleu.compute(predictions=HOOK_PREDICTIONS, references=HOOK_REFERENCES)
+    # sacreBLEU, the independent oracle for the number the hook must log.
+    assert expected["bleu"] == pytest.approx(
+        sacrebleu.corpus_bleu(HOOK_PREDICTIONS, [HOOK_REFERENCES], smooth_method="none").score / 100, rel=1e-12)
+    by_keyword = bleu.trainer_compute_metrics(tokenizer=hf_tokenizer, scale=100)
+    assert by_keyword(hook_batch(hf_tokenizer))["bleu"] == expected["bleu"] * 100
+    assert by_keyword.signature == expected["signature"]  # BLEU's own tokenizer stays 13a
+    positional = bleu.trainer_compute_metrics(hf_tokenizer, tokenizer="none")
+    assert "tok:none" in positional.signature
+    with pytest.raises(TypeError, match="pass the transformers tokenizer once, as the first argument"):
+        bleu.trainer_compute_metrics(hf_tokenizer, tokenizer=hf_tokenizer)
+    with pytest.raises(TypeError, match="no transformers tokenizer to decode with"):
+        bleu.trainer_compute_metrics(tokenizer="13a")
+
+
+def test_the_signature_reaches_the_trainer_log_when_asked(bleu, hf_tokenizer, tmp_path):
+    from tiny_seq2seq import copy_dataset, make_model
+    from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    model = make_model(hf_tokenizer, seed=0)
+    evaluation = copy_dataset(hf_tokenizer, 20, seed=2)
+    hook = bleu.trainer_compute_metrics(hf_tokenizer, with_signature=True)
+    args = Seq2SeqTrainingArguments(str(tmp_path), predict_with_generate=True, per_device_eval_batch_size=8,
+                                    report_to="none", use_cpu=True, disable_tqdm=True)
+    trainer = Seq2SeqTrainer(model=model, args=args, eval_dataset=evaluation, processing_class=hf_tokenizer,
+                             data_collator=DataCollatorForSeq2Seq(hf_tokenizer, model=model), compute_metrics=hook)
+    metrics = trainer.evaluate()
+    signature = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0"
+    assert metrics["eval_signature"] == hook.signature == signature
+    assert trainer.state.log_history[-1]["eval_signature"] == signature
+    assert isinstance(metrics["eval_bleu"], float)
+    without = bleu.trainer_compute_metrics(hf_tokenizer)(hook_batch(hf_tokenizer))
+    assert "signature" not in without and all(type(v) is float for v in without.values())
