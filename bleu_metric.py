@@ -219,16 +219,26 @@ class BleuMetric(evaluate.Metric):
         return compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
 
     def trainer_compute_metrics(
-        self, hf_tokenizer: Any = None, /, *, scale: float = 1, with_signature: bool = False, **options: Any
+        self,
+        hf_tokenizer: Any = None,
+        /,
+        *,
+        scale: float = 1,
+        with_signature: bool = False,
+        eval_examples: Optional[int] = None,
+        **options: Any,
     ) -> BleuComputeMetrics:
         """A `compute_metrics` for transformers' (Seq2Seq)Trainer, streaming-ready; see `bleu_trainer`.
 
         `hf_tokenizer` decodes predictions and labels (a transformers tokenizer passed as
         `tokenizer=` alone is taken as it); `scale` is 1 (BLEU in 0..1) or 100; `with_signature`
-        adds the signature string to the metrics; the options are this metric's (tokenizer="13a",
+        adds the signature string to the metrics; `eval_examples=len(eval_dataset)` drops the padding
+        duplicates of a multi-process evaluation; the options are this metric's (tokenizer="13a",
         lowercase, max_order, smooth, ...).
         """
-        return make_compute_metrics(hf_tokenizer, scale=scale, with_signature=with_signature, **options)
+        return make_compute_metrics(
+            hf_tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples, **options
+        )
 
     def statistics(self, predictions: Any, references: Any, per_segment: bool = False, **options: Any):
         """BLEU's additive statistics (an int64 row, or one row per segment); see `bleu_streaming`."""

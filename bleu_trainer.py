@@ -33,6 +33,7 @@ No BLEU formula lives here: decoding and cleaning, then `bleu_streaming` (over `
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any, Dict, List, Tuple
 
@@ -109,6 +110,23 @@ def _decoder_and_options(decoder: Any, options: Dict[str, Any]) -> Tuple[Any, Di
     return decoder, options
 
 
+def _last_batch_remainder() -> int | None:
+    """accelerate's count of real examples in the gathered last batch, while that batch is being
+    evaluated; None outside it (or without accelerate)."""
+    state_module = sys.modules.get("accelerate.state")
+    if state_module is None or not getattr(state_module.GradientState, "_shared_state", None):
+        return None
+    state = state_module.GradientState()
+    return state.remainder if state.end_of_dataloader and state.remainder > 0 else None
+
+
+def _world_size() -> int:
+    distributed = getattr(sys.modules.get("torch"), "distributed", None)
+    if distributed is None or not distributed.is_available() or not distributed.is_initialized():
+        return 1
+    return distributed.get_world_size()
+
+
 class BleuComputeMetrics:
     """The Trainer hook: `hook(eval_prediction, compute_result=True) -> dict of floats`.
 
@@ -118,9 +136,19 @@ class BleuComputeMetrics:
     """
 
     def __init__(
-        self, tokenizer: Any = None, /, *, scale: float = 1, with_signature: bool = False, **compute_options: Any
+        self,
+        tokenizer: Any = None,
+        /,
+        *,
+        scale: float = 1,
+        with_signature: bool = False,
+        eval_examples: int | None = None,
+        **compute_options: Any,
     ) -> None:
         tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
+        if eval_examples is not None and (isinstance(eval_examples, bool) or not isinstance(eval_examples, int)
+                                          or eval_examples < 1):
+            raise ValueError(f"eval_examples must be a positive int (len(eval_dataset)) or None, not {eval_examples!r}")
         if isinstance(scale, bool) or scale not in SCALES:
             raise ValueError(f"scale must be 1 (BLEU in 0..1) or 100 (BLEU in 0..100), not {scale!r}")
         if not isinstance(with_signature, bool):
@@ -137,6 +165,9 @@ class BleuComputeMetrics:
         self.tokenizer = tokenizer
         self.scale = float(scale)
         self.with_signature = with_signature
+        self.eval_examples = eval_examples
+        self._rows_seen = 0  # rows handed over in this evaluation, padding duplicates included
+        self._warned_about_padding = False
         self.accumulator = BleuAccumulator(**compute_options)
         # The signature of the last result (before any: the options with one reference each).
         self.signature = self.accumulator.options.signature(1)
@@ -181,9 +212,13 @@ class BleuComputeMetrics:
 
     def __call__(self, eval_prediction: Any, compute_result: bool = True) -> Dict[str, float]:
         predictions, references = self.decode(eval_prediction)
-        self.accumulator.add(predictions, references)
+        keep = self._rows_to_keep(len(predictions), compute_result)
+        self._rows_seen += len(predictions)
+        if keep:
+            self.accumulator.add(predictions[:keep], references[:keep])
         if not compute_result:
             return {}
+        self._rows_seen = 0
         result = self.accumulator.result()
         self.accumulator.reset()
         self.signature = result["signature"]
@@ -195,6 +230,38 @@ class BleuComputeMetrics:
     def reset(self) -> None:
         """Drop the statistics of an evaluation that stopped before its last batch."""
         self.accumulator.reset()
+        self._rows_seen = 0
+
+    def _rows_to_keep(self, rows: int, compute_result: bool) -> int:
+        """How many leading rows of this call are real examples, not padding duplicates.
+
+        Under several processes the sampler pads the last batch with the first examples again, and
+        `Seq2SeqTrainer` gathers with `accelerator.gather`, which keeps them (plain `Trainer` uses
+        `gather_for_metrics`, which drops them). The eval sampler is sequential, so the padding is
+        at the end: the rows past `eval_examples`, or, on the last batch of a streaming evaluation,
+        past accelerate's remainder of the dataloader.
+        """
+        keep = rows
+        if self.eval_examples is not None:
+            keep = max(0, min(rows, self.eval_examples - self._rows_seen))
+        remainder = _last_batch_remainder()
+        if compute_result and remainder is not None and 0 < remainder < keep:
+            keep = remainder  # the last batch of a streaming evaluation (batch_eval_metrics)
+        elif compute_result and self._rows_seen == 0 and self.eval_examples is None and _world_size() > 1:
+            self._warn_about_padding()
+        return keep
+
+    def _warn_about_padding(self) -> None:
+        if not self._warned_about_padding:
+            warnings.warn(
+                "compute_metrics runs under several processes: Seq2SeqTrainer's evaluation pads the last "
+                "batch with copies of the first examples when the evaluation set does not divide evenly, "
+                "and the score then counts them twice. Pass eval_examples=len(eval_dataset) to the hook, "
+                "or set batch_eval_metrics=True, for the one-process score.",
+                UserWarning,
+                stacklevel=3,
+            )
+            self._warned_about_padding = True
 
     def flatten(self, result: Dict[str, Any]) -> Dict[str, float]:
         """The metric's result as the flat dict of floats the Trainer logs."""
@@ -207,13 +274,22 @@ class BleuComputeMetrics:
 
 
 def make_compute_metrics(
-    tokenizer: Any = None, /, *, scale: float = 1, with_signature: bool = False, **compute_options: Any
+    tokenizer: Any = None,
+    /,
+    *,
+    scale: float = 1,
+    with_signature: bool = False,
+    eval_examples: int | None = None,
+    **compute_options: Any,
 ) -> BleuComputeMetrics:
     """A `compute_metrics` for (Seq2Seq)Trainer that decodes with `tokenizer` and scores BLEU.
 
     `compute_options` are the metric's options (tokenizer="13a", lowercase, max_order, smooth, ...);
     the first, positional argument is the transformers tokenizer used to decode (given as
     `tokenizer=` alone, a transformers tokenizer is taken as that). `with_signature=True` adds the
-    signature (a string) to the metrics.
+    signature (a string) to the metrics. `eval_examples=len(eval_dataset)` drops the padding
+    duplicates a multi-process evaluation adds (see `BleuComputeMetrics._rows_to_keep`).
     """
-    return BleuComputeMetrics(tokenizer, scale=scale, with_signature=with_signature, **compute_options)
+    return BleuComputeMetrics(
+        tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples, **compute_options
+    )
