@@ -166,6 +166,24 @@ def _features(config_name: str) -> list:
 class BleuMetric(evaluate.Metric):
     """BLEU with sacreBLEU's defaults, a signature, and no network access."""
 
+    def __init__(self, *args: Any, with_signature: bool = True, **kwargs: Any) -> None:
+        """`evaluate.load(path, with_signature=False)` leaves the signature string out of the result
+        dict (for `evaluate.evaluator(...)`'s bootstrap, which resamples every key of the result);
+        it stays readable as `metric.signature` after each compute."""
+        if not isinstance(with_signature, bool):
+            raise TypeError(f"with_signature must be True or False, not {with_signature!r}")
+        self.with_signature = with_signature
+        self.signature: Optional[str] = None  # the signature of the last result
+        super().__init__(*args, **kwargs)
+
+    def _with_signature_as_asked(self, result: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+        if result is None:  # the processes other than 0 in evaluate's distributed mode
+            return None
+        self.signature = result["signature"]
+        if not self.with_signature:
+            result = {key: value for key, value in result.items() if key != "signature"}
+        return result
+
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
@@ -192,7 +210,9 @@ class BleuMetric(evaluate.Metric):
             # All the data in this one call: score it directly. Going through evaluate's Arrow
             # cache would only copy it (the README's Performance section has the numbers);
             # streaming (add_batch) and distributed runs (num_process > 1) take evaluate's path.
-            return compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
+            return self._with_signature_as_asked(
+                compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
+            )
         resolve_options(**{k: v for k, v in kwargs.items() if k in OPTION_NAMES})
         check_run_options(
             kwargs.get("return_sentence_scores", False),
@@ -202,7 +222,9 @@ class BleuMetric(evaluate.Metric):
         if predictions is not None or references is not None:
             predictions, references = _materialized(predictions, references)
             validate_inputs(predictions, references, self._input_kind)
-        return super().compute(predictions=predictions, references=references, **kwargs)
+        return self._with_signature_as_asked(
+            super().compute(predictions=predictions, references=references, **kwargs)
+        )
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
         """Check one batch as the user gave it, then add it to the evaluation cache."""

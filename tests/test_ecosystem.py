@@ -193,3 +193,55 @@ def test_the_signature_reaches_the_trainer_log_when_asked(bleu, hf_tokenizer, tm
     assert isinstance(metrics["eval_bleu"], float)
     without = bleu.trainer_compute_metrics(hf_tokenizer)(hook_batch(hf_tokenizer))
     assert "signature" not in without and all(type(v) is float for v in without.values())
+
+
+# ---------------------------------------------------------------- evaluate's evaluator and its bootstrap
+
+EVAL_PREDICTIONS = ["the cat sat on the mat", "a dog ran", "it rains today", "big red bird", "old log on a tree",
+                    "the quick dog", "small blue cat sat", "a new mat"]
+EVAL_REFERENCES = ["the cat sat on a mat", "a quick dog ran", "it is raining today", "big red bird flew",
+                   "an old log on a tree", "the quick dog", "a small blue cat sat", "a new red mat"]
+
+
+def translation_evaluator():
+    """evaluate's TranslationEvaluator without its pipeline (which transformers 5 removed), so its
+    own `compute_metric` (metric, then scipy's bootstrap on every key of the result) runs as is."""
+    pytest.importorskip("scipy")
+    from evaluate.evaluator import TranslationEvaluator
+
+    return TranslationEvaluator.__new__(TranslationEvaluator)
+
+
+def test_evaluators_bootstrap_needs_the_signature_out_of_the_dict(bleu):
+    evaluator = translation_evaluator()
+    ds = datasets.Dataset.from_dict({"prediction": EVAL_PREDICTIONS, "reference": EVAL_REFERENCES})
+    inputs = {"predictions": ds["prediction"], "references": ds["reference"]}  # Columns, as the evaluator passes
+    # The default result carries the signature string, which scipy cannot resample.
+    with pytest.raises(TypeError):
+        evaluator.compute_metric(bleu, inputs, strategy="bootstrap", n_resamples=20, random_state=0)
+
+
+def test_evaluators_bootstrap_runs_with_with_signature_false():
+    import evaluate
+
+    from conftest import REPO
+
+    metric = evaluate.load(str(REPO / "bleu_metric.py"), with_signature=False)
+    evaluator = translation_evaluator()
+    ds = datasets.Dataset.from_dict({"prediction": EVAL_PREDICTIONS, "reference": EVAL_REFERENCES})
+    inputs = {"predictions": ds["prediction"], "references": ds["reference"]}
+    simple = evaluator.compute_metric(metric, inputs)
+    assert "signature" not in simple
+    assert metric.signature == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0"
+    sacre = sacrebleu.corpus_bleu(EVAL_PREDICTIONS, [EVAL_REFERENCES], smooth_method="none").score / 100
+    assert simple["bleu"] == pytest.approx(sacre, rel=1e-12)
+    with np.errstate(all="ignore"), pytest.warns(Warning):  # scipy: BCa is degenerate for the lengths
+        booted = evaluator.compute_metric(metric, inputs, strategy="bootstrap", n_resamples=30, random_state=0)
+    assert set(booted) == set(simple)
+    assert booted["bleu"]["score"] == simple["bleu"]
+    low, high = booted["bleu"]["confidence_interval"]
+    assert 0 <= low <= high <= 1 and booted["bleu"]["standard_error"] > 0
+    assert len(booted["precisions"]["confidence_interval"][0]) == 4
+    # Our own interval (sacreBLEU's draws, one pass over the statistics) comes with compute.
+    ours = metric.compute(predictions=EVAL_PREDICTIONS, references=EVAL_REFERENCES, bootstrap_samples=1000)
+    assert ours["bleu_ci_low"] <= ours["bleu"] <= ours["bleu_ci_high"] and "signature" not in ours
