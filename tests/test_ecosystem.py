@@ -245,3 +245,28 @@ def test_evaluators_bootstrap_runs_with_with_signature_false():
     # Our own interval (sacreBLEU's draws, one pass over the statistics) comes with compute.
     ours = metric.compute(predictions=EVAL_PREDICTIONS, references=EVAL_REFERENCES, bootstrap_samples=1000)
     assert ours["bleu_ci_low"] <= ours["bleu"] <= ours["bleu_ci_high"] and "signature" not in ours
+
+
+# ---------------------------------------------------------------- loading by folder
+
+
+def test_loading_a_folder_needs_it_named_bleu_metric(tmp_path):
+    """evaluate looks for <folder name>.py in a folder; the README says so where loading is explained."""
+    import shutil
+
+    import evaluate
+
+    from conftest import REPO
+
+    for name in ("bleu_metric", "my_clone"):
+        (tmp_path / name).mkdir()
+        for module in REPO.glob("bleu_*.py"):
+            shutil.copy(module, tmp_path / name / module.name)
+    loaded = evaluate.load(str(tmp_path / "bleu_metric"))
+    assert loaded.compute(predictions=["a b c d"], references=["a b c d"])["bleu"] == 1.0  # sacreBLEU: 100.0
+    with pytest.raises(FileNotFoundError, match="my_clone.py"):
+        evaluate.load(str(tmp_path / "my_clone"))
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "only when the folder is named `bleu_metric`" in readme and "`<folder name>.py`" in readme
+    # The file-path form comes first, where loading is explained.
+    assert readme.index('evaluate.load("path/to/bleu_metric.py")') < readme.index('evaluate.load("path/to/folder")')
