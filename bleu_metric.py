@@ -78,6 +78,8 @@ Args:
         ids (references then hold id lists too): they are the tokens, no tokenizer runs, and the
         signature says `tok:ids`; such scores compare only within one tokenizer. The default
         config detects ids; `evaluate.load(path, config_name="token_ids")` accepts only ids.
+        Any non-string sequence serves as the list: a tuple, NumPy array, pandas Series, Arrow
+        array, a `datasets` column (`ds["prediction"]`) or a generator.
     references (`list` of `str`, or `list` of `list` of `str`): one reference per prediction,
         or a non-empty list of references per prediction (their number may vary).
     tokenizer (`str` or callable, default `"13a"`): `"13a"` (mteval-v13a, as sacreBLEU),
