@@ -28,6 +28,10 @@ batch with `compute_result=False` and on the last batch with `compute_result=Tru
 keeps only BLEU's additive statistics (one row of integers, see `bleu_streaming`), so memory stays
 constant however large the evaluation set, and the final result equals the one-shot result exactly.
 
+Several processes (`torchrun`): `Seq2SeqTrainer` gathers with `accelerator.gather`, which keeps the
+copies of the first examples that pad an uneven last batch; the hook drops them by itself when
+streaming, and with `eval_examples=len(eval_dataset)` when called once (see `_rows_to_keep`).
+
 No BLEU formula lives here: decoding and cleaning, then `bleu_streaming` (over `bleu_core`).
 """
 
