@@ -14,6 +14,8 @@ Two input kinds are accepted:
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any, List, Sequence, Tuple
 
 import numpy as np
@@ -22,20 +24,47 @@ TEXT = "text"
 TOKEN_IDS = "token_ids"
 
 
-def _as_list(value: Any, name: str) -> list:
+def _is_datasets_column(value: Any) -> bool:
+    # datasets >= 4 returns a lazy `Column` for ds["name"]; slicing it reads the column in one call.
+    return type(value).__name__ == "Column" and type(value).__module__.startswith("datasets")
+
+
+def as_list(value: Any, name: str) -> list:
+    """Any non-string sequence as a list, converted once and in bulk where the container allows.
+
+    Lists, tuples, NumPy arrays, torch tensors, pandas Series, Arrow arrays and ChunkedArrays,
+    `datasets` Columns and other sequences pass; a generator is read once. A bare string (or
+    bytes), a dict and an unordered set are mistakes, so they get an error that says what to pass.
+    """
+    if isinstance(value, list):  # the common case first: no per-item work
+        return list(value)
     if value is None:
         raise TypeError(f"{name} is missing; pass {name}=[...], a list with one entry per segment")
-    if isinstance(value, str):
+    if isinstance(value, (str, bytes)):
         raise TypeError(
-            f"{name} is a single string; pass a list of strings, e.g. {name}=[{value[:40]!r}]"
+            f"{name} is a single {'string' if isinstance(value, str) else 'bytes object'}; pass a list of "
+            f"strings, e.g. {name}=[{value[:40]!r}]"
         )
+    if isinstance(value, tuple):
+        return list(value)
     if isinstance(value, np.ndarray):
         return value.tolist()
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if hasattr(value, "tolist"):  # torch tensors, pandas series
+    if isinstance(value, Mapping):
+        raise TypeError(
+            f"{name} is a {type(value).__name__}; pass a list with one entry per segment (for a batch "
+            f"dict, pass its column, e.g. batch[{name!r}])"
+        )
+    if _is_datasets_column(value):
+        return as_list(value[:], name)
+    if callable(getattr(value, "to_pylist", None)):  # pyarrow Array and ChunkedArray
+        return value.to_pylist()
+    if callable(getattr(value, "tolist", None)):  # torch tensors, pandas Series
         return value.tolist()
-    raise TypeError(f"{name} must be a list, not {type(value).__name__}")
+    if isinstance(value, AbstractSet):
+        raise TypeError(f"{name} is a {type(value).__name__}, which has no order; pass a list, one entry per segment")
+    if isinstance(value, Iterable):  # other sequences, generators, map objects: read once
+        return list(value)
+    raise TypeError(f"{name} must be a list (or another sequence), not {type(value).__name__}")
 
 
 def _as_array_if_tensor(value: Any) -> Any:
@@ -60,7 +89,7 @@ def _is_int(value: Any) -> bool:
 
 def detect_input_kind(predictions: Any) -> str:
     """`token_ids` when the first prediction is a sequence of integers, else `text`."""
-    items = _as_list(predictions, "predictions")
+    items = as_list(predictions, "predictions")
     if items and not isinstance(items[0], str) and _is_id_sequence(items[0]):
         return TOKEN_IDS
     return TEXT
@@ -68,8 +97,8 @@ def detect_input_kind(predictions: Any) -> str:
 
 def validate_inputs(predictions: Any, references: Any, kind: str | None = None) -> Tuple[list, List[list], str]:
     """Return (predictions, references as one list per prediction, kind) or raise with a clear message."""
-    preds = _as_list(predictions, "predictions")
-    refs = _as_list(references, "references")
+    preds = as_list(predictions, "predictions")
+    refs = as_list(references, "references")
     if not preds:
         raise ValueError("predictions is empty; pass at least one prediction")
     if len(preds) != len(refs):

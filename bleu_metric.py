@@ -13,7 +13,7 @@ import evaluate
 # at column 0), and not their imports: so every helper module is imported here. Never put a
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
-from .bleu_inputs import TOKEN_IDS, validate_inputs
+from .bleu_inputs import TOKEN_IDS, as_list, validate_inputs
 from .bleu_options import OPTION_NAMES, resolve_options
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
@@ -78,6 +78,8 @@ Args:
         ids (references then hold id lists too): they are the tokens, no tokenizer runs, and the
         signature says `tok:ids`; such scores compare only within one tokenizer. The default
         config detects ids; `evaluate.load(path, config_name="token_ids")` accepts only ids.
+        Any non-string sequence serves as the list: a tuple, NumPy array, pandas Series, Arrow
+        array, a `datasets` column (`ds["prediction"]`) or a generator.
     references (`list` of `str`, or `list` of `list` of `str`): one reference per prediction,
         or a non-empty list of references per prediction (their number may vary).
     tokenizer (`str` or callable, default `"13a"`): `"13a"` (mteval-v13a, as sacreBLEU),
@@ -133,6 +135,13 @@ def _check_option_names(kwargs: Dict[str, Any]) -> None:
         )
 
 
+def _materialized(predictions: Any, references: Any) -> tuple:
+    """Both inputs as lists (a `datasets` Column, Arrow array or generator read once), so the
+    checks and `evaluate`'s cache see the same items; a missing one stays None for the checks."""
+    return tuple(None if value is None else as_list(value, name)
+                 for value, name in ((predictions, "predictions"), (references, "references")))
+
+
 TOKEN_IDS_CONFIG = "token_ids"
 
 
@@ -158,6 +167,24 @@ def _features(config_name: str) -> list:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class BleuMetric(evaluate.Metric):
     """BLEU with sacreBLEU's defaults, a signature, and no network access."""
+
+    def __init__(self, *args: Any, with_signature: bool = True, **kwargs: Any) -> None:
+        """`evaluate.load(path, with_signature=False)` leaves the signature string out of the result
+        dict (for `evaluate.evaluator(...)`'s bootstrap, which resamples every key of the result);
+        it stays readable as `metric.signature` after each compute."""
+        if not isinstance(with_signature, bool):
+            raise TypeError(f"with_signature must be True or False, not {with_signature!r}")
+        self.with_signature = with_signature
+        self.signature: Optional[str] = None  # the signature of the last result
+        super().__init__(*args, **kwargs)
+
+    def _with_signature_as_asked(self, result: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+        if result is None:  # the processes other than 0 in evaluate's distributed mode
+            return None
+        self.signature = result["signature"]
+        if not self.with_signature:
+            result = {key: value for key, value in result.items() if key != "signature"}
+        return result
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
@@ -185,7 +212,9 @@ class BleuMetric(evaluate.Metric):
             # All the data in this one call: score it directly. Going through evaluate's Arrow
             # cache would only copy it (the README's Performance section has the numbers);
             # streaming (add_batch) and distributed runs (num_process > 1) take evaluate's path.
-            return compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
+            return self._with_signature_as_asked(
+                compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
+            )
         resolve_options(**{k: v for k, v in kwargs.items() if k in OPTION_NAMES})
         check_run_options(
             kwargs.get("return_sentence_scores", False),
@@ -193,11 +222,15 @@ class BleuMetric(evaluate.Metric):
             kwargs.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
         )
         if predictions is not None or references is not None:
+            predictions, references = _materialized(predictions, references)
             validate_inputs(predictions, references, self._input_kind)
-        return super().compute(predictions=predictions, references=references, **kwargs)
+        return self._with_signature_as_asked(
+            super().compute(predictions=predictions, references=references, **kwargs)
+        )
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
         """Check one batch as the user gave it, then add it to the evaluation cache."""
+        predictions, references = _materialized(predictions, references)
         validate_inputs(predictions, references, self._input_kind)
         super().add_batch(predictions=predictions, references=references, **kwargs)
 
@@ -209,20 +242,35 @@ class BleuMetric(evaluate.Metric):
     def _compute(self, predictions, references, **kwargs) -> Dict[str, Any]:
         return compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
 
-    def trainer_compute_metrics(self, hf_tokenizer: Any, /, *, scale: float = 1, **options: Any) -> BleuComputeMetrics:
+    def trainer_compute_metrics(
+        self,
+        hf_tokenizer: Any = None,
+        /,
+        *,
+        scale: float = 1,
+        with_signature: bool = False,
+        eval_examples: Optional[int] = None,
+        **options: Any,
+    ) -> BleuComputeMetrics:
         """A `compute_metrics` for transformers' (Seq2Seq)Trainer, streaming-ready; see `bleu_trainer`.
 
-        `hf_tokenizer` decodes predictions and labels; `scale` is 1 (BLEU in 0..1) or 100; the
-        options are this metric's (tokenizer="13a", lowercase, max_order, smooth, ...).
+        `hf_tokenizer` decodes predictions and labels (a transformers tokenizer passed as
+        `tokenizer=` alone is taken as it); `scale` is 1 (BLEU in 0..1) or 100; `with_signature`
+        adds the signature string to the metrics; `eval_examples=len(eval_dataset)` drops the padding
+        duplicates of a multi-process evaluation; the options are this metric's (tokenizer="13a",
+        lowercase, max_order, smooth, ...).
         """
-        return make_compute_metrics(hf_tokenizer, scale=scale, **options)
+        return make_compute_metrics(
+            hf_tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples, **options
+        )
 
     def statistics(self, predictions: Any, references: Any, per_segment: bool = False, **options: Any):
         """BLEU's additive statistics (an int64 row, or one row per segment); see `bleu_streaming`."""
         return statistics(predictions, references, per_segment=per_segment, **options)
 
-    def score_from_statistics(self, totals: Any, num_refs: Any = 1, **options: Any) -> Dict[str, Any]:
-        """The result dict from summed (or per-segment) statistics and the same options."""
+    def score_from_statistics(self, totals: Any, num_refs: Any = None, **options: Any) -> Dict[str, Any]:
+        """The result dict from summed (or per-segment) statistics and the same options;
+        `num_refs` (an int, or one count per segment) for the signature, else `nrefs:?`."""
         return score_from_statistics(totals, num_refs=num_refs, **options)
 
     def accumulator(self, **options: Any) -> BleuAccumulator:

@@ -13,6 +13,7 @@ with positive weight makes BLEU 0 (sacreBLEU's convention; the log of 0 is taken
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -173,6 +174,25 @@ def _row_weights(weights: Sequence[float], used: np.ndarray) -> np.ndarray:
     return chosen * (np.arange(len(weights))[None, :] < used[:, None])
 
 
+# The largest x whose exp is a finite float (about 709.78).
+_LOG_FLOAT_MAX = math.log(sys.float_info.max)
+
+
+def _check_representable(log_sum: np.ndarray, zero: np.ndarray, weights: Sequence[float]) -> None:
+    """A ValueError (not math's OverflowError) when a score would exceed the largest float.
+
+    Only smoothed precisions above 1 (methods 1/floor, 4, 5, 6, 7 can give them) raised to large
+    weights get there, e.g. weights=[2000] * 4 with method5 on an exact match.
+    """
+    overflowing = ~zero & (log_sum > _LOG_FLOAT_MAX)
+    if overflowing.any():
+        raise ValueError(
+            f"with weights summing to {sum(weights):g}, BLEU is exp({float(log_sum[overflowing].max()):.6g}), "
+            "beyond the largest float: some smoothed precisions exceed 1 and the weights magnify them. "
+            "Pass weights that sum to 1 (the default), or a smoothing whose precisions stay <= 1"
+        )
+
+
 def score_rows(
     stats: np.ndarray,
     max_order: int,
@@ -208,7 +228,9 @@ def score_rows(
     for n in range(max_order):  # order by order, as a scalar sum would add them
         log_sum += row_weights[:, n] * logs[:, n]
     # A zero precision on a weighted order makes BLEU 0, as does having no order to average.
-    geometric_mean = np.where((weighted & (precisions <= 0)).any(axis=1) | (used == 0), 0.0, _elementwise(math.exp, log_sum))
+    zero = (weighted & (precisions <= 0)).any(axis=1) | (used == 0)
+    _check_representable(log_sum, zero, weights)
+    geometric_mean = np.where(zero, 0.0, _elementwise(math.exp, np.where(zero, 0.0, log_sum)))
     penalty = brevity_penalties(hyp_len, ref_len)
     bleu = penalty * geometric_mean
     # Nothing to score (an empty output), or no n-gram matches at all: 0 whatever the smoothing

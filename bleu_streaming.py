@@ -23,10 +23,12 @@ import numpy as np
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import result_from_statistics, statistics_of_inputs
+    from .bleu_inputs import TEXT, as_list, detect_input_kind
     from .bleu_options import BleuOptions, resolve_options
     from .bleu_stats import stat_width
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import result_from_statistics, statistics_of_inputs
+    from bleu_inputs import TEXT, as_list, detect_input_kind
     from bleu_options import BleuOptions, resolve_options
     from bleu_stats import stat_width
 
@@ -61,11 +63,12 @@ def check_statistics(totals: Any, options: BleuOptions) -> np.ndarray:
     return array.astype(np.int64, copy=False).reshape(-1, width)
 
 
-def score_from_statistics(totals: Any, num_refs: Sequence[int] | int = 1, **options: Any) -> Dict[str, Any]:
+def score_from_statistics(totals: Any, num_refs: Sequence[int] | int | None = None, **options: Any) -> Dict[str, Any]:
     """The metric's result dict (bleu in 0..1, precisions, brevity penalty, lengths, signature)
     from statistics: a summed row, or per-segment rows (summed here).
 
-    `num_refs` (references per segment, an int or one count per segment) only enters the signature.
+    `num_refs` (references per segment, an int or one count per segment) only enters the
+    signature; statistics alone do not record it, so without it the signature says `nrefs:?`.
     """
     resolved = resolve_options(**options)
     return result_from_statistics(check_statistics(totals, resolved), resolved, num_refs)
@@ -80,26 +83,49 @@ class BleuAccumulator:
     """
 
     def __init__(self, **options: Any) -> None:
-        self.options = resolve_options(**options)
+        self._requested_options = resolve_options(**options)
         self.reset()
 
     def reset(self) -> None:
-        """Forget everything added so far."""
+        """Forget everything added so far (the kind of input too)."""
+        self.options = self._requested_options
         self.totals = np.zeros(stat_width(self.options.orders), dtype=np.int64)
         self.segments = 0
+        self.kind: Optional[str] = None
         self._refs_range: Optional[Tuple[int, int]] = None
+        self._refs_unknown = False
 
     def add(self, predictions: Any, references: Any) -> None:
-        """Add a batch of predictions and references (text or token ids)."""
-        rows, counts, self.options = statistics_of_inputs(predictions, references, self.options)
+        """Add a batch of predictions and references (text or token ids).
+
+        The first batch fixes the kind: text and token ids count different tokens, so a later
+        batch of the other kind is an error, not a silent mix of statistics.
+        """
+        predictions = as_list(predictions, "predictions")
+        kind = detect_input_kind(predictions)
+        if self.kind is not None and kind != self.kind:
+            held, given = (("text", "token ids") if self.kind == TEXT else ("token ids", "text"))
+            raise ValueError(
+                f"this accumulator holds statistics of {held}, but this batch is {given}; the two count "
+                f"different tokens and cannot be summed. Pass {held} here, or use a second accumulator "
+                "(or reset() this one) for the other kind"
+            )
+        rows, counts, self.options = statistics_of_inputs(predictions, references, self.options, kind)
+        self.kind = kind
         self.totals += rows.sum(axis=0)
         self._note_refs(min(counts), max(counts))
         self.segments += len(rows)
 
-    def add_statistics(self, totals: Any, num_refs: int = 1, segments: int = 0) -> None:
-        """Add statistics computed elsewhere (another accumulator, process or shard)."""
+    def add_statistics(self, totals: Any, num_refs: Optional[int] = None, segments: int = 0) -> None:
+        """Add statistics computed elsewhere (another accumulator, process or shard).
+
+        `num_refs` (references per segment there) only enters the signature; None: unknown (`nrefs:?`).
+        """
         self.totals += check_statistics(totals, self.options).sum(axis=0)
-        self._note_refs(num_refs, num_refs)
+        if num_refs is None:
+            self._refs_unknown = True
+        else:
+            self._note_refs(num_refs, num_refs)
         self.segments += segments
 
     def _note_refs(self, low: int, high: int) -> None:
@@ -109,8 +135,11 @@ class BleuAccumulator:
             self._refs_range = (min(self._refs_range[0], low), max(self._refs_range[1], high))
 
     @property
-    def num_refs(self) -> Sequence[int]:
-        return list(self._refs_range) if self._refs_range else [1]
+    def num_refs(self) -> Optional[Sequence[int]]:
+        """The range of references per segment seen, or None when some statistics did not say."""
+        if self._refs_unknown or self._refs_range is None:
+            return None
+        return list(self._refs_range)
 
     def result(self) -> Dict[str, Any]:
         """The metric's result dict for everything added so far."""

@@ -17,7 +17,10 @@ Hand-written hooks break in the same places, so the hook handles them itself:
 
 It returns a flat dict of floats, which the Trainer logs with its `eval_` prefix: `bleu`,
 `precision_1` .. `precision_K`, `brevity_penalty`, `length_ratio`, `translation_length`,
-`reference_length`. `scale=1` (default) reports bleu and precisions in 0..1 like the metric,
+`reference_length`. The signature is `hook.signature` after each evaluation; `with_signature=True`
+also puts it in the metrics (the Trainer passes a str through to its log history, the console and
+Weights & Biases; TensorBoard, MLflow and other scalar-only loggers skip it with a warning each
+evaluation, which is why it is not there by default). `scale=1` (default) reports bleu and precisions in 0..1 like the metric,
 `scale=100` in 0..100 like sacreBLEU; the brevity penalty and length ratio stay ratios.
 
 Streaming: with `TrainingArguments(batch_eval_metrics=True)` the Trainer calls the hook once per
@@ -25,11 +28,16 @@ batch with `compute_result=False` and on the last batch with `compute_result=Tru
 keeps only BLEU's additive statistics (one row of integers, see `bleu_streaming`), so memory stays
 constant however large the evaluation set, and the final result equals the one-shot result exactly.
 
+Several processes (`torchrun`): `Seq2SeqTrainer` gathers with `accelerator.gather`, which keeps the
+copies of the first examples that pad an uneven last batch; the hook drops them by itself when
+streaming, and with `eval_examples=len(eval_dataset)` when called once (see `_rows_to_keep`).
+
 No BLEU formula lives here: decoding and cleaning, then `bleu_streaming` (over `bleu_core`).
 """
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any, Dict, List, Tuple
 
@@ -72,6 +80,57 @@ def decode_ids(tokenizer: Any, ids: np.ndarray) -> List[str]:
     return [clean_text(text) for text in tokenizer.batch_decode(rows, skip_special_tokens=True)]
 
 
+def _is_decoder(value: Any) -> bool:
+    # A transformers tokenizer or processor: what decodes ids, never a BLEU tokenizer.
+    return hasattr(value, "batch_decode")
+
+
+def _decoder_and_options(decoder: Any, options: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
+    """The transformers tokenizer that decodes, and BLEU's options.
+
+    `tokenizer=` is BLEU's option (how text is split into words), but in transformers it names the
+    object that decodes ids. So a tokenizer with `batch_decode` given as `tokenizer=` and nothing
+    given positionally is taken as the decoder (BLEU then splits with its default, 13a).
+    """
+    bleu_tokenizer = options.get("tokenizer")
+    if _is_decoder(bleu_tokenizer):
+        if decoder is not None:
+            raise TypeError(
+                f"tokenizer={type(bleu_tokenizer).__name__} is a transformers tokenizer, but tokenizer= "
+                "names BLEU's word splitting (\"13a\", \"none\", ... or a callable returning a list of "
+                "strings); pass the transformers tokenizer once, as the first argument"
+            )
+        options = {name: value for name, value in options.items() if name != "tokenizer"}
+        decoder = bleu_tokenizer
+    if decoder is None:
+        raise TypeError(
+            "no transformers tokenizer to decode with; pass it first: trainer_compute_metrics(tokenizer, ...)"
+        )
+    if not _is_decoder(decoder):
+        raise TypeError(
+            f"tokenizer is {type(decoder).__name__}, which has no batch_decode; pass the "
+            "transformers tokenizer (or processor) that encodes the labels"
+        )
+    return decoder, options
+
+
+def _last_batch_remainder() -> int | None:
+    """accelerate's count of real examples in the gathered last batch, while that batch is being
+    evaluated; None outside it (or without accelerate)."""
+    state_module = sys.modules.get("accelerate.state")
+    if state_module is None or not getattr(state_module.GradientState, "_shared_state", None):
+        return None
+    state = state_module.GradientState()
+    return state.remainder if state.end_of_dataloader and state.remainder > 0 else None
+
+
+def _world_size() -> int:
+    distributed = getattr(sys.modules.get("torch"), "distributed", None)
+    if distributed is None or not distributed.is_available() or not distributed.is_initialized():
+        return 1
+    return distributed.get_world_size()
+
+
 class BleuComputeMetrics:
     """The Trainer hook: `hook(eval_prediction, compute_result=True) -> dict of floats`.
 
@@ -80,14 +139,24 @@ class BleuComputeMetrics:
     over, so the same hook serves every evaluation of a training run.
     """
 
-    def __init__(self, tokenizer: Any, /, *, scale: float = 1, **compute_options: Any) -> None:
-        if not hasattr(tokenizer, "batch_decode"):
-            raise TypeError(
-                f"tokenizer is {type(tokenizer).__name__}, which has no batch_decode; pass the "
-                "transformers tokenizer (or processor) that encodes the labels"
-            )
+    def __init__(
+        self,
+        tokenizer: Any = None,
+        /,
+        *,
+        scale: float = 1,
+        with_signature: bool = False,
+        eval_examples: int | None = None,
+        **compute_options: Any,
+    ) -> None:
+        tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
+        if eval_examples is not None and (isinstance(eval_examples, bool) or not isinstance(eval_examples, int)
+                                          or eval_examples < 1):
+            raise ValueError(f"eval_examples must be a positive int (len(eval_dataset)) or None, not {eval_examples!r}")
         if isinstance(scale, bool) or scale not in SCALES:
             raise ValueError(f"scale must be 1 (BLEU in 0..1) or 100 (BLEU in 0..100), not {scale!r}")
+        if not isinstance(with_signature, bool):
+            raise TypeError(f"with_signature must be True or False, not {with_signature!r}")
         unsupported = sorted(set(compute_options) & set(RUN_OPTION_NAMES))
         if unsupported:
             raise ValueError(
@@ -99,7 +168,12 @@ class BleuComputeMetrics:
             raise TypeError(f"unknown option(s) {unknown}; the Trainer hook takes scale and {list(OPTION_NAMES)}")
         self.tokenizer = tokenizer
         self.scale = float(scale)
+        self.with_signature = with_signature
+        self.eval_examples = eval_examples
+        self._rows_seen = 0  # rows handed over in this evaluation, padding duplicates included
+        self._warned_about_padding = False
         self.accumulator = BleuAccumulator(**compute_options)
+        # The signature of the last result (before any: the options with one reference each).
         self.signature = self.accumulator.options.signature(1)
         self._warned_about_logits = False
 
@@ -142,17 +216,56 @@ class BleuComputeMetrics:
 
     def __call__(self, eval_prediction: Any, compute_result: bool = True) -> Dict[str, float]:
         predictions, references = self.decode(eval_prediction)
-        self.accumulator.add(predictions, references)
+        keep = self._rows_to_keep(len(predictions), compute_result)
+        self._rows_seen += len(predictions)
+        if keep:
+            self.accumulator.add(predictions[:keep], references[:keep])
         if not compute_result:
             return {}
+        self._rows_seen = 0
         result = self.accumulator.result()
         self.accumulator.reset()
         self.signature = result["signature"]
-        return self.flatten(result)
+        flat: Dict[str, Any] = self.flatten(result)
+        if self.with_signature:
+            flat["signature"] = self.signature  # logged as eval_signature; see the module docstring
+        return flat
 
     def reset(self) -> None:
         """Drop the statistics of an evaluation that stopped before its last batch."""
         self.accumulator.reset()
+        self._rows_seen = 0
+
+    def _rows_to_keep(self, rows: int, compute_result: bool) -> int:
+        """How many leading rows of this call are real examples, not padding duplicates.
+
+        Under several processes the sampler pads the last batch with the first examples again, and
+        `Seq2SeqTrainer` gathers with `accelerator.gather`, which keeps them (plain `Trainer` uses
+        `gather_for_metrics`, which drops them). The eval sampler is sequential, so the padding is
+        at the end: the rows past `eval_examples`, or, on the last batch of a streaming evaluation,
+        past accelerate's remainder of the dataloader.
+        """
+        keep = rows
+        if self.eval_examples is not None:
+            keep = max(0, min(rows, self.eval_examples - self._rows_seen))
+        remainder = _last_batch_remainder()
+        if compute_result and remainder is not None and 0 < remainder < keep:
+            keep = remainder  # the last batch of a streaming evaluation (batch_eval_metrics)
+        elif compute_result and self._rows_seen == 0 and self.eval_examples is None and _world_size() > 1:
+            self._warn_about_padding()
+        return keep
+
+    def _warn_about_padding(self) -> None:
+        if not self._warned_about_padding:
+            warnings.warn(
+                "compute_metrics runs under several processes: Seq2SeqTrainer's evaluation pads the last "
+                "batch with copies of the first examples when the evaluation set does not divide evenly, "
+                "and the score then counts them twice. Pass eval_examples=len(eval_dataset) to the hook, "
+                "or set batch_eval_metrics=True, for the one-process score.",
+                UserWarning,
+                stacklevel=3,
+            )
+            self._warned_about_padding = True
 
     def flatten(self, result: Dict[str, Any]) -> Dict[str, float]:
         """The metric's result as the flat dict of floats the Trainer logs."""
@@ -164,10 +277,23 @@ class BleuComputeMetrics:
         return flat
 
 
-def make_compute_metrics(tokenizer: Any, /, *, scale: float = 1, **compute_options: Any) -> BleuComputeMetrics:
+def make_compute_metrics(
+    tokenizer: Any = None,
+    /,
+    *,
+    scale: float = 1,
+    with_signature: bool = False,
+    eval_examples: int | None = None,
+    **compute_options: Any,
+) -> BleuComputeMetrics:
     """A `compute_metrics` for (Seq2Seq)Trainer that decodes with `tokenizer` and scores BLEU.
 
     `compute_options` are the metric's options (tokenizer="13a", lowercase, max_order, smooth, ...);
-    the first, positional argument is the transformers tokenizer used to decode.
+    the first, positional argument is the transformers tokenizer used to decode (given as
+    `tokenizer=` alone, a transformers tokenizer is taken as that). `with_signature=True` adds the
+    signature (a string) to the metrics. `eval_examples=len(eval_dataset)` drops the padding
+    duplicates a multi-process evaluation adds (see `BleuComputeMetrics._rows_to_keep`).
     """
-    return BleuComputeMetrics(tokenizer, scale=scale, **compute_options)
+    return BleuComputeMetrics(
+        tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples, **compute_options
+    )

@@ -208,10 +208,14 @@ def test_statistics_of_shards_add_up_to_the_whole(bleu):
     # Hand count for segment 0: 6 tokens each side; matches 5,3,2,1 of 6,5,4,3 n-grams.
     assert rows[0].tolist() == [6, 6, 5, 3, 2, 1, 6, 5, 4, 3]
     expected = bleu.compute(predictions=PREDICTIONS, references=REFERENCES)
-    assert score_from_statistics(whole) == expected
-    assert score_from_statistics(rows) == expected
-    assert score_from_statistics(torch.from_numpy(whole)) == expected
-    assert bleu.score_from_statistics(bleu.statistics(PREDICTIONS, REFERENCES)) == expected
+    assert score_from_statistics(whole, num_refs=1) == expected
+    assert score_from_statistics(rows, num_refs=[1, 1, 1, 1]) == expected
+    assert score_from_statistics(torch.from_numpy(whole), num_refs=1) == expected
+    assert bleu.score_from_statistics(bleu.statistics(PREDICTIONS, REFERENCES), num_refs=1) == expected
+    # Statistics do not record how many references there were: unless told, the signature says so.
+    unknown = score_from_statistics(whole)
+    assert unknown["signature"] == expected["signature"].replace("nrefs:1|", "nrefs:?|")
+    assert {k: v for k, v in unknown.items() if k != "signature"} == {k: v for k, v in expected.items() if k != "signature"}
 
 
 def test_score_from_statistics_rejects_statistics_of_other_options():
