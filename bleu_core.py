@@ -166,23 +166,30 @@ def sentence_scores(stats: np.ndarray, options: BleuOptions) -> List[float]:
     return bleu_rows(stats, options).tolist()
 
 
-# Bootstrap draws are made in blocks of about this many segment indices, to bound memory.
+# Resampling draws are made in blocks of about this many segment indices, to bound memory.
 _BOOTSTRAP_BLOCK = 1 << 22
+# Below this, float32 sums of integers are exact (24-bit significand), and its matmul is faster.
+_FLOAT32_EXACT = 1 << 24
 
 
-def bootstrap_scores(
-    stats: np.ndarray, options: BleuOptions, samples: int, seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED
-) -> np.ndarray:
-    """Corpus BLEU of `samples` resamples of the segments, drawn with replacement.
+def exact_float_dtype(bound: float) -> type:
+    """float32 when every partial sum stays below 2**24 in magnitude (then exact), else float64."""
+    return np.float32 if bound < _FLOAT32_EXACT else np.float64
 
-    The draws are sacreBLEU's (`numpy.random.default_rng(seed).choice(n, (samples, n))`), so the
-    same seed resamples the same segments. They are made a block of resamples at a time (the
-    generator's stream is the same either way) and each resample's statistics are a weighted
-    sum of rows, so memory stays bounded by the block.
+
+def bootstrap_sums(stats: np.ndarray, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """Column sums of `samples` resamples of the rows of `stats`, drawn with replacement: int64.
+
+    The draws are sacreBLEU's (`rng.choice(n, (samples, n))`), made a block of resamples at a time
+    (the generator's stream is the same either way). Each resample is a weight per row (how often
+    it was drawn) times the rows, so one matrix product sums every column at once: `stats` may
+    hold several systems' rows side by side, and all of them see the same draws.
     """
     count = len(stats)
-    rng = np.random.default_rng(seed)
-    rows = stats.astype(np.float64)
+    if samples <= 0:
+        return np.zeros((0, stats.shape[1]), dtype=np.int64)
+    dtype = exact_float_dtype(float(count) * float(np.abs(stats).max(initial=0)))
+    rows = stats.astype(dtype)
     per_block = max(1, _BOOTSTRAP_BLOCK // max(count, 1))
     sums = []
     for start in range(0, samples, per_block):
@@ -190,8 +197,17 @@ def bootstrap_scores(
         draws = rng.integers(0, count, size=(block, count), dtype=np.int32)
         resample_of_draw = np.arange(block, dtype=np.int64)[:, None] * count
         weights = np.bincount((draws + resample_of_draw).ravel(), minlength=block * count).reshape(block, count)
-        sums.append(np.rint(weights.astype(np.float64) @ rows).astype(np.int64))
-    return bleu_rows(np.concatenate(sums), options) if sums else np.zeros(0)
+        sums.append(np.rint(weights.astype(dtype) @ rows).astype(np.int64))
+    return np.concatenate(sums)
+
+
+def bootstrap_scores(
+    stats: np.ndarray, options: BleuOptions, samples: int, seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED
+) -> np.ndarray:
+    """Corpus BLEU of `samples` resamples of the segments (sacreBLEU's draws for the same seed)."""
+    if samples <= 0:
+        return np.zeros(0)
+    return bleu_rows(bootstrap_sums(stats, samples, np.random.default_rng(seed)), options)
 
 
 def confidence_interval(scores: np.ndarray) -> Dict[str, float]:
