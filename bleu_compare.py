@@ -123,6 +123,32 @@ def _checked_systems(
     return checked, refs, kind
 
 
+def check_compare_options(
+    method: Any, samples: Any, seed: Any, confidence_samples: Any, options: Dict[str, Any]
+) -> Tuple[str, int, int, BleuOptions]:
+    """The test's settings and the scoring options checked: (method, samples, confidence_samples,
+    options), or a ValueError/TypeError that says what to pass instead."""
+    method = _resolve_method(method)
+    samples = DEFAULT_SAMPLES[method] if samples is None else _check_count("samples", samples, 1)
+    confidence_samples = _check_count("confidence_samples", confidence_samples, 0)
+    if confidence_samples and method == BOOTSTRAP:
+        raise ValueError(
+            "confidence_samples applies to method='ar'; the bootstrap reports each system's mean and "
+            "interval from its own resamples, so pass confidence_samples=0 (or samples=N)"
+        )
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+        raise TypeError(f"seed must be an integer or None (fresh randomness), not {seed!r}")
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise TypeError(f"unknown option(s) {unknown}; compare takes the scoring options {list(OPTION_NAMES)}")
+    return method, samples, confidence_samples, resolve_options(**options)
+
+
+def check_systems(systems: Dict[str, Any], references: Any) -> None:
+    """Check every system's predictions against the references (errors name the system)."""
+    _checked_systems(list(systems.items()), references)
+
+
 def _swap_masks(rng: np.random.Generator, samples: int, count: int) -> Iterator[np.ndarray]:
     """sacreBLEU's swap masks, `rng.integers(2, size=(samples, count), dtype=bool)`, in blocks.
 
@@ -222,20 +248,9 @@ def compare(
     sacreBLEU's default numbers). Returns the test, its signature and one dict per system, the
     baseline first; see the README's "Comparing systems".
     """
-    method = _resolve_method(method)
-    samples = DEFAULT_SAMPLES[method] if samples is None else _check_count("samples", samples, 1)
-    confidence_samples = _check_count("confidence_samples", confidence_samples, 0)
-    if confidence_samples and method == BOOTSTRAP:
-        raise ValueError(
-            "confidence_samples applies to method='ar'; the bootstrap reports each system's mean and "
-            "interval from its own resamples, so pass confidence_samples=0 (or samples=N)"
-        )
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-        raise TypeError(f"seed must be an integer or None (fresh randomness), not {seed!r}")
-    unknown = sorted(set(options) - set(OPTION_NAMES))
-    if unknown:
-        raise TypeError(f"unknown option(s) {unknown}; compare takes the scoring options {list(OPTION_NAMES)}")
-    resolved = resolve_options(**options)
+    method, samples, confidence_samples, resolved = check_compare_options(
+        method, samples, seed, confidence_samples, options
+    )
     pairs = _named_systems(systems)
     names = [name for name, _ in pairs]
     if baseline is None:

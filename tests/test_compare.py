@@ -58,7 +58,7 @@ def assert_like_sacrebleu(ours, expected, samples):
             assert math.isclose(system["ci"], ci, rel_tol=1e-5), (system["name"], system["ci"], ci)
 
 
-def synthetic_corpus(segments=300, seed=7):
+def synthetic_corpus(segments=400, seed=7):
     """A reference, a second reference and five systems that corrupt it at different rates, so
     some differences are significant and some are not. Always present (generated here)."""
     rng = random.Random(seed)
@@ -79,8 +79,12 @@ def synthetic_corpus(segments=300, seed=7):
             lines.append(" ".join(words))
         return lines
 
-    systems = {"base": system(0.30, 1), "close": system(0.31, 2), "closer": system(0.30, 3),
-               "worse": system(0.38, 4), "better": system(0.26, 5)}
+    base, other, worse = system(0.30, 1), system(0.30, 2), system(0.40, 4)
+    half = segments // 2
+    systems = {"base": base,
+               "close": [o if k % 5 == 0 else b for k, (b, o) in enumerate(zip(base, other))],
+               "closer": [o if k % 7 == 3 else b for k, (b, o) in enumerate(zip(base, other))],
+               "worse": worse, "better": system(0.25, 5), "mixed": base[:half] + worse[half:]}
     return systems, reference, second
 
 
