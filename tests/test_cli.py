@@ -13,9 +13,10 @@ from bleu_core import compute_bleu
 from conftest import REPO
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(REPO / "bleu_cli.py"), *args], capture_output=True, text=True, timeout=120, cwd=REPO
+        [sys.executable, str(REPO / "bleu_cli.py"), *args], input=stdin, capture_output=True, text=True,
+        timeout=120, cwd=REPO,
     )
 
 
@@ -77,10 +78,13 @@ def test_misaligned_files_are_an_error_not_a_score(tmp_path):
     assert completed.stdout == ""
 
 
-def test_missing_reference_argument_is_a_usage_error():
+def test_a_lone_file_with_nothing_on_stdin_is_a_usage_error():
+    """Read as sacreBLEU's grammar (the file is a reference, hypotheses on stdin); with nothing on
+    stdin the message says so and shows the other grammar."""
     completed = run_cli(str(EXAMPLE_HYPOTHESES))
     assert completed.returncode == 2
-    assert "at least one reference file" in completed.stderr
+    assert "no hypotheses on stdin" in completed.stderr and "HYP -r REF" in completed.stderr
+    assert completed.stdout == ""
 
 
 def test_bad_option_value_is_reported(tmp_path):
