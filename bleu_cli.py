@@ -165,6 +165,9 @@ def resolve_roles(args: argparse.Namespace, stdin_is_terminal: bool) -> Roles:
     else:
         return Roles(OURS, [str(EXAMPLE_HYPOTHESES)], [str(path) for path in EXAMPLE_REFERENCES], example=True)
     named = roles.hypotheses + roles.references
+    if STDIN in named and stdin_is_terminal:
+        raise UsageError(f"{_display(STDIN)} would be read from the terminal ({roles.describe()}); "
+                         "pipe the file in or name it")
     if named.count(STDIN) > 1:
         raise UsageError("stdin ('-') can hold one file only; " + roles.describe())
     both = sorted(set(roles.hypotheses) & set(roles.references))
