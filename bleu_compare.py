@@ -34,9 +34,9 @@ try:  # inside the package `evaluate.load` builds
         exact_float_dtype,
         options_for_token_ids,
         score,
-        segment_statistics,
+        systems_statistics,
     )
-    from .bleu_inputs import TOKEN_IDS, reference_counts, validate_inputs
+    from .bleu_inputs import TOKEN_IDS, reference_counts, validate_inputs, validate_predictions
     from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import (
@@ -46,9 +46,9 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
         exact_float_dtype,
         options_for_token_ids,
         score,
-        segment_statistics,
+        systems_statistics,
     )
-    from bleu_inputs import TOKEN_IDS, reference_counts, validate_inputs
+    from bleu_inputs import TOKEN_IDS, reference_counts, validate_inputs, validate_predictions
     from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
 
 BOOTSTRAP = "bootstrap"
@@ -110,13 +110,20 @@ def _named_systems(systems: Any) -> List[Tuple[str, Any]]:
 def _checked_systems(
     pairs: List[Tuple[str, Any]], references: Any
 ) -> Tuple[List[Tuple[str, list]], List[list], str]:
-    """Every system's predictions checked against the references, errors naming the system."""
+    """Every system's predictions checked against the references, errors naming the system.
+
+    The first system is checked with the references (which come back grouped); the others
+    against those, so the references are checked once however many systems there are.
+    """
     checked: List[Tuple[str, list]] = []
-    refs: Any = references
+    refs: Any = None
     kind: Optional[str] = None
     for name, predictions in pairs:
         try:
-            preds, refs, kind = validate_inputs(predictions, refs, kind)
+            if refs is None:
+                preds, refs, kind = validate_inputs(predictions, references)
+            else:
+                preds = validate_predictions(predictions, refs, kind)
         except (TypeError, ValueError) as error:
             raise type(error)(f"system {name!r}: {error}") from None
         checked.append((name, preds))
@@ -184,7 +191,7 @@ def _bootstrap_test(
     """Paired bootstrap: the same resamples for every system (sacreBLEU re-seeds per system)."""
     width = stats[0].shape[1]
     sums = bootstrap_sums(np.concatenate(stats, axis=1), samples, np.random.default_rng(seed))
-    scores = bleu_rows(sums.reshape(-1, width), options).reshape(samples, len(stats))
+    scores = bleu_rows(sums.reshape(-1, width), options, libm=False).reshape(samples, len(stats))
     differences = np.abs(scores[:, 1:] - scores[:, :1])
     centred = differences - differences.mean(axis=0)
     p_values = [None] + _p_value(centred, np.abs(bleu[1:] - bleu[0])).tolist()
@@ -214,7 +221,7 @@ def _randomization_test(
         first = system_totals + np.rint(mask.astype(dtype) @ differences).astype(np.int64)
         second = both_totals - first
         rows = np.concatenate([first, second]).reshape(-1, width)
-        scores = bleu_rows(rows, options).reshape(2, len(mask), len(others))
+        scores = bleu_rows(rows, options, libm=False).reshape(2, len(mask), len(others))
         beaten += np.count_nonzero(np.abs(scores[0] - scores[1]) > observed, axis=0)
     return [None] + ((beaten + 1) / (samples + 1)).tolist(), rng
 
@@ -265,7 +272,7 @@ def compare(
         checked, refs, kind = _checked_systems(pairs, references)
         if kind == TOKEN_IDS:
             resolved = options_for_token_ids(resolved)
-        stats = [segment_statistics(preds, refs, resolved, kind) for _, preds in checked]
+        stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind)
         num_refs = reference_counts(refs)
         del checked, refs
     finally:
@@ -287,7 +294,7 @@ def compare(
             baseline_sums = bootstrap_sums(stats[0], confidence_samples, np.random.default_rng(seed))
             system_sums = bootstrap_sums(np.concatenate(stats[1:], axis=1), confidence_samples, rng)
             all_sums = np.concatenate([baseline_sums, system_sums.reshape(-1, width)])
-            scores = bleu_rows(all_sums, resolved)
+            scores = bleu_rows(all_sums, resolved, libm=False)
             per_system = np.concatenate(
                 [scores[:confidence_samples, None], scores[confidence_samples:].reshape(confidence_samples, -1)],
                 axis=1,

@@ -207,6 +207,23 @@ def test_swap_masks_are_numpys_boolean_draws_in_any_block_size(monkeypatch):
         assert ours.integers(0, 1 << 30) == theirs.integers(0, 1 << 30)
 
 
+@pytest.mark.parametrize("chunk", [1280, 97])
+@pytest.mark.parametrize("tokenizer,lowercase", [("13a", False), ("intl", True), ("char", False)])
+def test_systems_statistics_equal_each_systems_own(corpus, chunk, tokenizer, lowercase):
+    """Tokenizing the references once for all systems changes no count (one and two references)."""
+    from bleu_core import segment_statistics, systems_statistics
+    from bleu_inputs import validate_inputs
+    from bleu_options import resolve_options
+
+    systems, reference, second = corpus
+    options = resolve_options(tokenizer=tokenizer, lowercase=lowercase, smooth="method7")
+    for references in (reference, [[a, b] if k % 3 else [a] for k, (a, b) in enumerate(zip(reference, second))]):
+        _, refs, _ = validate_inputs(systems["base"], references)
+        together = systems_statistics(list(systems.values()), refs, options, chunk_segments=chunk)
+        for lines, rows in zip(systems.values(), together, strict=True):
+            assert np.array_equal(rows, segment_statistics(lines, refs, options))
+
+
 def test_bootstrap_sums_are_exact_with_large_statistics():
     """Above 2**24 float32 would round: the sums switch to float64 and stay exact."""
     stats = np.array([[2**25 + 1, 3], [7, 2**24 + 3], [1, 1]], dtype=np.int64)
@@ -244,7 +261,7 @@ def test_bad_input_names_the_problem(call, error, message):
 
 def test_bad_input_is_caught_before_any_counting(monkeypatch):
     calls = []
-    monkeypatch.setattr(bleu_compare, "segment_statistics", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(bleu_compare, "systems_statistics", lambda *a, **k: calls.append(1))
     with pytest.raises(TypeError, match="system 'c'"):
         compare({"a": ["x"], "b": ["y"], "c": [None]}, ["x"])
     assert calls == []
