@@ -261,8 +261,10 @@ def bootstrap_sums(stats: np.ndarray, samples: int, rng: np.random.Generator) ->
     for start in range(0, samples, per_block):
         block = min(per_block, samples - start)
         draws = rng.integers(0, count, size=(block, count), dtype=np.int32)
-        resample_of_draw = np.arange(block, dtype=np.int64)[:, None] * count
-        weights = np.bincount((draws + resample_of_draw).ravel(), minlength=block * count).reshape(block, count)
+        # Row r's draws become r * count + index, one bincount for the block (int32 is enough:
+        # a block holds about 2**22 draws).
+        draws += np.arange(0, block * count, count, dtype=np.int32)[:, None]
+        weights = np.bincount(draws.ravel(), minlength=block * count).reshape(block, count)
         sums.append(np.rint(weights.astype(dtype) @ rows).astype(np.int64))
     return np.concatenate(sums)
 
