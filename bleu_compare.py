@@ -180,9 +180,10 @@ def _confidence(scores: np.ndarray) -> Tuple[float, float]:
     return float(ordered.mean()), float(0.5 * (ordered[len(ordered) - low - 1] - ordered[low]))
 
 
-def _p_value(statistics: np.ndarray, observed: np.ndarray) -> np.ndarray:
-    """(trials beating the observed difference + 1) / (trials + 1), per system (last axis)."""
-    return (np.count_nonzero(statistics > observed, axis=0) + 1) / (len(statistics) + 1)
+def _p_values(beaten: np.ndarray, trials: int) -> List[Optional[float]]:
+    """None for the baseline, then per system (trials beating the observed difference + 1) /
+    (trials + 1): the +1 keeps a test from claiming more than its trials can show."""
+    return [None] + ((beaten + 1) / (trials + 1)).tolist()
 
 
 def _bootstrap_test(
@@ -194,8 +195,8 @@ def _bootstrap_test(
     scores = bleu_rows(sums.reshape(-1, width), options, libm=False).reshape(samples, len(stats))
     differences = np.abs(scores[:, 1:] - scores[:, :1])
     centred = differences - differences.mean(axis=0)
-    p_values = [None] + _p_value(centred, np.abs(bleu[1:] - bleu[0])).tolist()
-    return p_values, [_confidence(scores[:, k]) for k in range(len(stats))]
+    beaten = np.count_nonzero(centred > np.abs(bleu[1:] - bleu[0]), axis=0)
+    return _p_values(beaten, samples), [_confidence(scores[:, k]) for k in range(len(stats))]
 
 
 def _randomization_test(
@@ -223,7 +224,7 @@ def _randomization_test(
         rows = np.concatenate([first, second]).reshape(-1, width)
         scores = bleu_rows(rows, options, libm=False).reshape(2, len(mask), len(others))
         beaten += np.count_nonzero(np.abs(scores[0] - scores[1]) > observed, axis=0)
-    return [None] + ((beaten + 1) / (samples + 1)).tolist(), rng
+    return _p_values(beaten, samples), rng
 
 
 def _signature(options: BleuOptions, num_refs: Sequence[int], method: str, samples: int,
