@@ -18,6 +18,7 @@ from .bleu_options import OPTION_NAMES, resolve_options
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
+from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 
