@@ -14,6 +14,7 @@ import evaluate
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
 from .bleu_inputs import TOKEN_IDS, validate_inputs
+from .bleu_reward import BleuReward, make_reward_function
 from .bleu_options import OPTION_NAMES, resolve_options
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
@@ -217,6 +218,15 @@ class BleuMetric(evaluate.Metric):
         options are this metric's (tokenizer="13a", lowercase, max_order, smooth, ...).
         """
         return make_compute_metrics(hf_tokenizer, scale=scale, **options)
+
+    def reward_function(self, *, reference_column: str = "reference", scale: float = 1, **options: Any) -> BleuReward:
+        """Sentence BLEU as a TRL reward function (`GRPOTrainer(reward_funcs=...)`); see `bleu_reward`.
+
+        References come from the dataset column `reference_column`; the options are this metric's,
+        over the reward defaults smooth="exp", effective_order=True; `token_ids=True` (with
+        `ignore_ids`) scores `completion_ids` against references of token ids.
+        """
+        return make_reward_function(reference_column=reference_column, scale=scale, **options)
 
     def statistics(self, predictions: Any, references: Any, per_segment: bool = False, **options: Any):
         """BLEU's additive statistics (an int64 row, or one row per segment); see `bleu_streaming`."""
