@@ -26,7 +26,9 @@ forwards reward functions to a spawned process, which cannot receive a closure.
 
 With `token_ids=True` it scores `completion_ids` (TRL passes them beside the text) against
 references of token ids instead: no text tokenizer runs, and ids listed in `ignore_ids` (padding,
-end of sequence) are dropped from both sides first.
+end of sequence) are dropped from both sides first. Lists of ids go through `bleu_core`; padded
+torch tensors (completion ids (B, L) and a reference column (B, L2) or (B, R, L2)) are counted on
+their device by `bleu_tensor`, where every id in `ignore_ids` is padding.
 """
 
 from __future__ import annotations
@@ -38,15 +40,23 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from .bleu_inputs import TEXT, TOKEN_IDS
     from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from .bleu_tensor import check_inputs, reference_counts, segment_statistics
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, TOKEN_IDS
     from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from bleu_tensor import check_inputs, reference_counts, segment_statistics
 
 # sacreBLEU's sentence_bleu settings: smoothed, and scored on the orders a short completion has.
 REWARD_DEFAULTS: Dict[str, Any] = {"smooth": "exp", "effective_order": True}
 SCALES = (1, 100)
 REWARD_NAME = "bleu"
+# Keyword arguments TRL passes beside the dataset columns (TRL 1.x GRPOTrainer._calculate_rewards).
+TRAINER_ARGUMENTS = frozenset({"trainer_state", "log_extra", "log_metric", "environments"})
+
+
+def _is_tensor(value: Any) -> bool:
+    return hasattr(value, "detach") and hasattr(value, "dim")
 
 
 def completion_text(completion: Any, index: int) -> str:
@@ -125,7 +135,7 @@ class BleuReward:
         if self.reference_column not in columns:
             raise ValueError(
                 f"the reward function reads references from the column {self.reference_column!r}, but got "
-                f"only the keyword arguments {sorted(columns)}; add a {self.reference_column!r} column to the "
+                f"the columns {sorted(set(columns) - TRAINER_ARGUMENTS)}; add a {self.reference_column!r} column to the "
                 "dataset, or pass reference_column=<the column holding the references>"
             )
         references = columns[self.reference_column]
@@ -134,7 +144,7 @@ class BleuReward:
                 f"column {self.reference_column!r} is {type(references).__name__}; the trainer passes one "
                 "reference (or list of references) per completion"
             )
-        return list(references)
+        return references if _is_tensor(references) else list(references)
 
     def predictions_of(self, completions: Any, completion_ids: Any) -> list:
         if self.token_ids:
@@ -162,13 +172,48 @@ class BleuReward:
             kept.append([self._kept(ids) for ids in group] if nested else self._kept(group))
         return kept
 
-    def score(self, predictions: list, references: list) -> Dict[str, Any]:
-        """The metric's result for the batch, with `sentence_bleu`, from one set of statistics rows."""
+    def _check_lengths(self, predictions: Any, references: Any) -> None:
         if len(predictions) != len(references):
             raise ValueError(
                 f"got {len(predictions)} completions but {len(references)} entries in the reference "
                 f"column {self.reference_column!r}; pass one reference (or list of references) per completion"
             )
+
+    def score_tensors(self, completion_ids: Any, references: Any) -> Dict[str, Any]:
+        """The batch's result from padded id tensors, counted on their device by `bleu_tensor`."""
+        if not self.ignore_ids:
+            raise ValueError(
+                "padded token-id tensors need the padding id: pass ignore_ids=(tokenizer.pad_token_id, ...)"
+            )
+        if not _is_tensor(references):
+            raise TypeError(
+                f"completion_ids is a tensor but column {self.reference_column!r} is "
+                f"{type(references).__name__}; pass the references as a padded torch.long tensor too, "
+                "or both as lists of ids"
+            )
+        self._check_lengths(completion_ids, references)
+        pad_id = min(self.ignore_ids)
+        try:
+            predictions, grouped = check_inputs(self._padded(completion_ids), self._padded(references), pad_id)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"BLEU reward (references from {self.reference_column!r}): {error}") from error
+        rows = segment_statistics(predictions, grouped, pad_id, self.options.orders, self.options.ref_length)
+        return result_from_statistics(
+            rows.cpu().numpy(), self.options, reference_counts(grouped, pad_id), return_sentence_scores=True
+        )
+
+    def _padded(self, ids: Any) -> Any:
+        """The tensor with every ignored id replaced by one padding id (the smallest of them)."""
+        if len(self.ignore_ids) == 1 or not hasattr(ids, "masked_fill"):
+            return ids
+        import torch
+
+        ignored = torch.tensor(sorted(self.ignore_ids), dtype=ids.dtype, device=ids.device)
+        return ids.masked_fill(torch.isin(ids, ignored), min(self.ignore_ids))
+
+    def score(self, predictions: list, references: list) -> Dict[str, Any]:
+        """The metric's result for the batch, with `sentence_bleu`, from one set of statistics rows."""
+        self._check_lengths(predictions, references)
         kind = TOKEN_IDS if self.token_ids else TEXT
         try:
             stats, num_refs, used = statistics_of_inputs(predictions, references, self.options, kind)
@@ -186,11 +231,14 @@ class BleuReward:
     ) -> List[float]:
         """One reward per completion: its sentence BLEU times `scale`; logs the batch's corpus BLEU."""
         references = self.references_of(columns)
-        predictions = self.predictions_of(completions, completion_ids)
-        if self.token_ids:
-            references = self._kept_references(references)
-        result = self.score(predictions, references)
-        if log_metric is not None and predictions:
+        if self.token_ids and _is_tensor(completion_ids):
+            result = self.score_tensors(completion_ids, references)
+        else:
+            predictions = self.predictions_of(completions, completion_ids)
+            if self.token_ids:
+                references = self._kept_references(references)
+            result = self.score(predictions, references)
+        if log_metric is not None and result["sentence_bleu"]:
             log_metric(f"rewards/{self.__name__}/corpus_bleu", result["bleu"] * self.scale)
         return [value * self.scale for value in result["sentence_bleu"]]
 

@@ -50,20 +50,21 @@ def tiny_causal_lm(tokenizer, seed: int = 0):
     return transformers.LlamaForCausalLM(config)
 
 
-def dataset(conversational: bool):
+def dataset(tokenizer, conversational: bool):
     from datasets import Dataset
 
     rng = random.Random(7)
     sentences = [" ".join(rng.choices(WORDS[:8], k=5)) for _ in range(4)]
     prompts = [[{"role": "user", "content": s}] for s in sentences] if conversational else sentences
     # Few distinct words, so random completions share some with the reference and rewards vary.
-    return Dataset.from_dict({"prompt": prompts, "reference": sentences, "topic": ["copy"] * 4})
+    return Dataset.from_dict({"prompt": prompts, "reference": sentences, "topic": ["copy"] * 4,
+                              "reference_ids": tokenizer(sentences)["input_ids"]})
 
 
 def train(bleu, tmp_path, conversational: bool, **reward_options):
     tokenizer = make_tokenizer()
     tokenizer.chat_template = CHAT_TEMPLATE
-    recorder = Recorder(bleu.reward_function(reference_column="reference", **reward_options))
+    recorder = Recorder(bleu.reward_function(**reward_options))
     args = trl.GRPOConfig(
         output_dir=str(tmp_path), use_cpu=True, report_to="none", logging_steps=1, max_steps=STEPS,
         per_device_train_batch_size=NUM_GENERATIONS, num_generations=NUM_GENERATIONS,
@@ -72,10 +73,10 @@ def train(bleu, tmp_path, conversational: bool, **reward_options):
     )
     trainer = trl.GRPOTrainer(
         model=tiny_causal_lm(tokenizer), reward_funcs=recorder, args=args,
-        train_dataset=dataset(conversational), processing_class=tokenizer,
+        train_dataset=dataset(tokenizer, conversational), processing_class=tokenizer,
     )
     trainer.train()
-    return trainer, recorder
+    return trainer, recorder, tokenizer
 
 
 def step_logs(trainer):
@@ -86,7 +87,7 @@ def step_logs(trainer):
 def test_grpo_logs_sentence_bleu_of_its_completions(bleu, tmp_path, conversational):
     from sacrebleu.metrics import BLEU
 
-    trainer, recorder = train(bleu, tmp_path, conversational)
+    trainer, recorder, _ = train(bleu, tmp_path, conversational)
     logs = step_logs(trainer)
     assert len(logs) == STEPS and len(recorder.calls) == STEPS
     oracle = BLEU(effective_order=True)  # sacreBLEU's sentence_bleu settings, the reward's defaults
@@ -109,3 +110,24 @@ def test_grpo_logs_sentence_bleu_of_its_completions(bleu, tmp_path, conversation
         all_rewards.extend(rewards)
     assert all(0.0 <= r <= 1.0 for r in all_rewards) and not math.isnan(sum(all_rewards))
     assert len(set(all_rewards)) > 1, "rewards all equal: the test would not tell scores apart"
+
+
+def test_grpo_token_id_rewards_score_completion_ids(bleu, tmp_path):
+    """token_ids=True: TRL's completion_ids against a column of reference ids, special ids (padding,
+    <s>, </s>, <unk>) ignored. The word-level tokenizer maps words to ids one to one, so the text
+    path on the decoded completions (tokenizer "none") is an oracle."""
+    special_ids = make_tokenizer().all_special_ids
+    trainer, recorder, tokenizer = train(
+        bleu, tmp_path, conversational=False, reference_column="reference_ids", token_ids=True,
+        ignore_ids=special_ids,
+    )
+    logs = step_logs(trainer)
+    assert len(logs) == STEPS
+    for (kwargs, rewards), log in zip(recorder.calls, logs):
+        texts = kwargs["completions"]
+        assert tokenizer.batch_decode(kwargs["completion_ids"], skip_special_tokens=True) == texts
+        text_path = bleu.compute(predictions=texts, references=kwargs["reference"], tokenizer="none", smooth="exp",
+                                 effective_order=True, return_sentence_scores=True)
+        assert rewards == text_path["sentence_bleu"]
+        assert log["rewards/bleu/mean"] == pytest.approx(sum(rewards) / len(rewards), rel=1e-6, abs=1e-7)
+        assert log["rewards/bleu/corpus_bleu"] == pytest.approx(text_path["bleu"], rel=1e-6, abs=1e-7)
