@@ -41,15 +41,16 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_inputs import TEXT, TOKEN_IDS
     from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
     from .bleu_tensor import check_inputs, reference_counts, segment_statistics
+    from .bleu_trainer import SCALES
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, TOKEN_IDS
     from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
     from bleu_tensor import check_inputs, reference_counts, segment_statistics
+    from bleu_trainer import SCALES
 
 # sacreBLEU's sentence_bleu settings: smoothed, and scored on the orders a short completion has.
 REWARD_DEFAULTS: Dict[str, Any] = {"smooth": "exp", "effective_order": True}
-SCALES = (1, 100)
 REWARD_NAME = "bleu"
 # Keyword arguments TRL passes beside the dataset columns (TRL 1.x GRPOTrainer._calculate_rewards).
 TRAINER_ARGUMENTS = frozenset({"trainer_state", "log_extra", "log_metric", "environments"})
@@ -109,7 +110,9 @@ class BleuReward:
     so a misspelt option fails when the trainer is set up, not at its first step.
     """
 
-    __name__ = REWARD_NAME  # TRL logs rewards under the function's name: rewards/bleu/mean
+    # TRL logs rewards under the function's name (rewards/bleu/mean); set `reward.__name__` on the
+    # instance to tell two BLEU rewards apart (e.g. on two reference columns).
+    __name__ = REWARD_NAME
 
     def __init__(
         self,
@@ -158,7 +161,7 @@ class BleuReward:
     def _kept(self, ids: Any) -> Any:
         """Token ids without the ignored ones (padding, end of sequence)."""
         ids = ids.tolist() if hasattr(ids, "tolist") else ids
-        if not self.ignore_ids or isinstance(ids, str):
+        if not self.ignore_ids:
             return ids
         return [i for i in ids if i not in self.ignore_ids]
 
