@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
     from .bleu_options import BleuOptions, resolve_options
-    from .bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, stat_width
+    from .bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
     from bleu_options import BleuOptions, resolve_options
-    from bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, stat_width
+    from bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
 
 if TYPE_CHECKING:  # pragma: no cover
     import torch
@@ -134,20 +134,30 @@ def check_inputs(predictions: Any, references: Any, pad_id: Any) -> Tuple["torch
     return predictions, references
 
 
-def _densify(
-    prefix: "torch.Tensor", prefix_bound: int, token: "torch.Tensor", token_bound: int
-) -> Tuple["torch.Tensor", "torch.Tensor"]:
-    """Dense codes 0..U-1 of the pairs (prefix, token), and the prefix of each code.
+def _key_codes(
+    hyp_prefix: "torch.Tensor", ref_prefix: "torch.Tensor", prefix_bound: int,
+    hyp_token: "torch.Tensor", ref_token: "torch.Tensor", token_bound: int,
+) -> Tuple["torch.Tensor", "torch.Tensor", "torch.Tensor", "torch.Tensor"]:
+    """Dense codes of the keys (prefix, token): (hypothesis codes, reference codes, which reference
+    positions have a code, the prefix of each code).
 
-    The pair is packed into one int64 when prefix_bound * token_bound fits (a 1-D unique); else
-    it is grouped as rows of two (exact, slower).
+    The hypotheses' keys are the dictionary: a 1-D unique of the packed keys (prefix * token_bound +
+    token, when that fits in int64) numbers them 0..K-1 in sorted order, and each reference key is
+    looked up in it by binary search; a reference key that no hypothesis has cannot match, so it
+    gets no code (and leaves the count). Keys too large to pack are grouped as pairs instead
+    (exact, slower), hypothesis and reference keys together.
     """
     torch = _torch()
     if prefix_bound * token_bound < _INT64_SAFE:
-        uniques, codes = torch.unique(prefix * token_bound + token, return_inverse=True)
-        return codes, torch.div(uniques, token_bound, rounding_mode="floor")
-    uniques, codes = torch.unique(torch.stack([prefix, token], dim=1), dim=0, return_inverse=True)
-    return codes, uniques[:, 0]
+        ref_keys = ref_prefix * token_bound + ref_token
+        uniques, hyp_codes = torch.unique(hyp_prefix * token_bound + hyp_token, return_inverse=True)
+        at = torch.searchsorted(uniques, ref_keys).clamp_(max=max(uniques.numel() - 1, 0))
+        found = uniques[at] == ref_keys if uniques.numel() else torch.zeros_like(ref_keys, dtype=torch.bool)
+        return hyp_codes, at[found], found, torch.div(uniques, token_bound, rounding_mode="floor")
+    pairs = torch.stack([torch.cat([hyp_prefix, ref_prefix]), torch.cat([hyp_token, ref_token])], dim=1)
+    uniques, codes = torch.unique(pairs, dim=0, return_inverse=True)
+    found = torch.ones(ref_prefix.numel(), dtype=torch.bool, device=ref_prefix.device)
+    return codes[: hyp_prefix.numel()], codes[hyp_prefix.numel() :], found, uniques[:, 0]
 
 
 def _effective_reference_lengths(hyp_len: "torch.Tensor", ref_lens: "torch.Tensor", policy: str, bound: int):
@@ -169,7 +179,13 @@ def segment_statistics(
     predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
 ) -> "torch.Tensor":
     """Statistics rows (B, 2 + 2 * orders) int64 on the inputs' device, for checked inputs
-    (predictions (B, L), references (B, R, L2); see `check_inputs`)."""
+    (predictions (B, L), references (B, R, L2); see `check_inputs`).
+
+    As `bleu_stats.ngram_statistics`: each n-gram occurrence's key names its segment and its
+    n-gram, (segment, token) for unigrams, then (key of the (n-1)-gram at the same position, next
+    token); hypothesis counts and per-reference counts of each key give the clipped matches, and
+    only positions whose n-gram occurs on both sides of its segment go on to the next order.
+    """
     torch = _torch()
     device = predictions.device
     segments, ranks = references.shape[0], references.shape[1]
@@ -184,48 +200,98 @@ def segment_statistics(
     order_offsets = torch.arange(orders, device=device)
     stats[:, 2 + orders :] = (hyp_len[:, None] - order_offsets[None, :]).clamp(min=0)
 
-    # Every kept token in one flat vector: the hypotheses, then rank 1's references, rank 2's ...
-    tokens = torch.cat([predictions[hyp_kept], by_rank[ref_kept]])
-    total = tokens.numel()
-    lengths = torch.cat([hyp_len, ref_lens.reshape(-1)])
-    segment_of_sequence = torch.arange(segments, device=device).repeat(ranks + 1)
-    side_of_sequence = torch.arange(ranks + 1, device=device).repeat_interleave(segments)  # 0: hypothesis
-    end_at = torch.repeat_interleave(torch.cumsum(lengths, 0), lengths, output_size=total)
-    segment_at = torch.repeat_interleave(segment_of_sequence, lengths, output_size=total)
-    side_at = torch.repeat_interleave(side_of_sequence, lengths, output_size=total)
-    positions = torch.arange(total, device=device)
+    # The kept tokens of each side in one flat vector (padding removed, gaps closed), and per
+    # position: its segment (unigram keys), the end of its sequence, and for references the rank.
+    hyp_tokens, ref_tokens = predictions[hyp_kept], by_rank[ref_kept]
+    ref_lengths = ref_lens.reshape(-1)
+    hyp_total, ref_total = hyp_tokens.numel(), ref_tokens.numel()
+    segment_ids = torch.arange(segments, device=device)
+    hyp_segment = torch.repeat_interleave(segment_ids, hyp_len, output_size=hyp_total)
+    ref_segment = torch.repeat_interleave(segment_ids.repeat(ranks), ref_lengths, output_size=ref_total)
+    ref_rank = torch.repeat_interleave(
+        torch.arange(ranks, device=device).repeat_interleave(segments), ref_lengths, output_size=ref_total
+    )
+    hyp_end = torch.repeat_interleave(torch.cumsum(hyp_len, 0), hyp_len, output_size=hyp_total)
+    ref_end = torch.repeat_interleave(torch.cumsum(ref_lengths, 0), ref_lengths, output_size=ref_total)
+    hyp_at = torch.arange(hyp_total, device=device)
+    ref_at = torch.arange(ref_total, device=device)
+    if hyp_total == 0:
+        return stats
 
-    vocabulary = int(tokens.max()) + 1
-    if max(total, segments) * vocabulary >= _INT64_SAFE:  # huge ids: number the distinct ones 0..V-1
-        values, tokens = torch.unique(tokens, return_inverse=True)
-        vocabulary = values.numel()
+    vocabulary = int(torch.maximum(hyp_tokens.max(), ref_tokens.max())) + 1
+    if max(hyp_total, segments) * vocabulary >= _INT64_SAFE:  # huge ids: number the distinct ones 0..V-1
+        values, dense = torch.unique(torch.cat([hyp_tokens, ref_tokens]), return_inverse=True)
+        hyp_tokens, ref_tokens, vocabulary = dense[:hyp_total], dense[hyp_total:], values.numel()
 
     matches = stats[:, 2 : 2 + orders]
-    codes = segment_of_key = on_both_sides = None
-    num_keys = 0
+    hyp_codes = ref_codes = segment_of_key = on_both_sides = None
     for order in range(1, orders + 1):
         if order == 1:
-            codes, segment_of_key = _densify(segment_at, segments, tokens, vocabulary)
+            hyp_prefix, ref_prefix, prefix_bound = hyp_segment, ref_segment, segments
         else:
-            in_play = torch.nonzero(on_both_sides[codes] & (end_at >= positions + order)).squeeze(1)
-            if in_play.numel() == 0:
+            # An n-gram can only match if its (n-1)-gram occurs on both sides of its segment.
+            hyp_in = torch.nonzero(on_both_sides[hyp_codes] & (hyp_end >= hyp_at + order)).squeeze(1)
+            ref_in = torch.nonzero(on_both_sides[ref_codes] & (ref_end >= ref_at + order)).squeeze(1)
+            if hyp_in.numel() == 0 or ref_in.numel() == 0:
                 break
-            positions, codes, end_at, side_at = positions[in_play], codes[in_play], end_at[in_play], side_at[in_play]
-            codes, prefix_of_key = _densify(codes, num_keys, tokens[positions + order - 1], vocabulary)
-            segment_of_key = segment_of_key[prefix_of_key]
+            hyp_at, hyp_end, hyp_prefix = hyp_at[hyp_in], hyp_end[hyp_in], hyp_codes[hyp_in]
+            ref_at, ref_end, ref_rank, ref_prefix = ref_at[ref_in], ref_end[ref_in], ref_rank[ref_in], ref_codes[ref_in]
+            prefix_bound = segment_of_key.numel()
+        hyp_codes, ref_codes, found, prefix_of_key = _key_codes(
+            hyp_prefix, ref_prefix, prefix_bound,
+            hyp_tokens[hyp_at + order - 1], ref_tokens[ref_at + order - 1], vocabulary,
+        )
+        if not bool(found.all()):
+            ref_at, ref_end, ref_rank = ref_at[found], ref_end[found], ref_rank[found]
+        # The segment of each key: unigram keys hold it; longer keys hold their prefix's key.
+        segment_of_key = prefix_of_key if order == 1 else segment_of_key[prefix_of_key]
         num_keys = segment_of_key.numel()
-        counts = torch.bincount(side_at * num_keys + codes, minlength=(ranks + 1) * num_keys).view(ranks + 1, num_keys)
-        hyp_count, ref_max = counts[0], counts[1:].amax(dim=0)
+        hyp_count = torch.bincount(hyp_codes, minlength=num_keys)
+        ref_max = torch.bincount(ref_rank * num_keys + ref_codes, minlength=ranks * num_keys)
+        ref_max = ref_max.view(ranks, num_keys).amax(dim=0)
         clipped = torch.minimum(hyp_count, ref_max)
         matches[:, order - 1] = torch.zeros(segments, dtype=torch.int64, device=device).index_add_(0, segment_of_key, clipped)
         on_both_sides = (hyp_count > 0) & (ref_max > 0)
     return stats
 
 
+def segment_statistics_numpy(
+    predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
+) -> "torch.Tensor":
+    """The same rows for CPU tensors, counted by `bleu_stats.ngram_statistics` (NumPy and Arrow)
+    on the tensors' memory: on a CPU, Arrow's hash grouping beats torch's sort-based unique
+    (about 3x at 256 x 256 tokens), so CPU tensors take this way and other devices the torch one."""
+    import numpy as np
+
+    torch = _torch()
+    hyps, refs = predictions.numpy(), references.numpy()
+    segments, ranks = refs.shape[0], refs.shape[1]
+    hyp_kept = hyps != pad_id
+    by_rank = refs.transpose(1, 0, 2)  # rank-major, as bleu_core orders references
+    ref_kept = by_rank != pad_id
+    ref_lengths = ref_kept.sum(axis=2).reshape(-1)
+    present = ref_lengths > 0  # an all-padding row is no reference
+    ids = np.concatenate([hyps[hyp_kept], by_rank[ref_kept]])
+    lengths = np.concatenate([hyp_kept.sum(axis=1), ref_lengths[present]])
+    owner = np.tile(np.arange(segments, dtype=np.int64), ranks)[present]
+    if max(len(ids), segments) * (int(ids.max()) + 1) >= _INT64_SAFE:  # huge ids: number them 0..V-1
+        ids = encode_tokens(ids)
+    rows = ngram_statistics(ids, lengths, segments, owner, orders, ref_length)
+    return torch.from_numpy(rows)
+
+
+def count_rows(
+    predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
+) -> "torch.Tensor":
+    """Statistics rows for checked inputs on the inputs' device: NumPy on a CPU, torch elsewhere."""
+    counter = segment_statistics_numpy if predictions.device.type == "cpu" else segment_statistics
+    return counter(predictions, references, pad_id, orders, ref_length)
+
+
 def _rows_and_options(predictions: Any, references: Any, pad_id: Any, options: Dict[str, Any]):
     resolved = _resolve(options)
     predictions, references = check_inputs(predictions, references, pad_id)
-    rows = segment_statistics(predictions, references, int(pad_id), resolved.orders, resolved.ref_length)
+    rows = count_rows(predictions, references, int(pad_id), resolved.orders, resolved.ref_length)
     return rows, references, resolved
 
 

@@ -107,6 +107,30 @@ def test_statistics_equal_the_list_path_rows_and_sum(batch, max_order, ref_lengt
     assert expected[:, 2 + max_order - 1].sum() > 0 or max_order > 3  # the batches really match n-grams
 
 
+def torch_rows(predictions, references, pad_id, orders, ref_length="closest"):
+    """The torch counting (what runs on a GPU), run here on the CPU tensors."""
+    checked = bleu_tensor.check_inputs(predictions, references, pad_id)
+    return bleu_tensor.segment_statistics(*checked, pad_id, orders, ref_length)
+
+
+@pytest.mark.parametrize("orders", [1, 2, 4, 6])
+@pytest.mark.parametrize("ref_length", ["closest", "shortest"])
+def test_the_torch_counting_gives_the_same_rows(batch, orders, ref_length):
+    spec, (predictions, references, hyp_lists, ref_groups) = batch
+    expected = list_statistics(hyp_lists, ref_groups, per_segment=True, max_order=orders, ref_length=ref_length)
+    rows = torch_rows(predictions, references, spec["pad_id"], orders, ref_length)
+    assert rows.dtype == torch.int64
+    np.testing.assert_array_equal(rows.numpy(), expected)
+
+
+def test_the_torch_counting_of_keys_too_large_to_pack_is_exact(batch, monkeypatch):
+    """With the packing bound at 1, every id is renumbered and every key grouped as a pair."""
+    spec, (predictions, references, hyp_lists, ref_groups) = batch
+    expected = list_statistics(hyp_lists, ref_groups, per_segment=True, max_order=5)
+    monkeypatch.setattr(bleu_tensor, "_INT64_SAFE", 1)
+    np.testing.assert_array_equal(torch_rows(predictions, references, spec["pad_id"], 5).numpy(), expected)
+
+
 @pytest.mark.parametrize("smooth", SMOOTH_NAMES)
 @pytest.mark.parametrize("effective_order", [False, True])
 def test_every_smoothing_method_equals_the_text_path(batch, smooth, effective_order):
@@ -154,6 +178,7 @@ def test_left_right_and_scattered_padding_give_the_same_scores():
     for padding in ("right", "left", "scattered"):
         predictions, references, _, _ = make_batch(11, 30, 15, 3, SMALL, 0, padding)
         rows = bleu_tensor.statistics(predictions, references, pad_id=0, per_segment=True, smooth="method5")
+        assert torch.equal(torch_rows(predictions, references, 0, 5), rows)  # method 5 counts 5-grams
         scores.append((rows, bleu_tensor.sentence_bleu(predictions, references, pad_id=0, smooth="method5")))
     for rows, sentence in scores[1:]:
         assert torch.equal(rows, scores[0][0])
@@ -175,6 +200,7 @@ def test_known_numbers_on_a_hand_made_batch():
     references = torch.tensor([[[5, 6, 7, 9, 0, 0, 0], [5, 6, 7, 8, 1, 2, 0]],
                                [[3, 3, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]]])
     rows = bleu_tensor.statistics(predictions, references, pad_id=0, per_segment=True)
+    assert torch.equal(torch_rows(predictions, references, 0, 4), rows)
     # [hyp_len, ref_len, matches 1..4, totals 1..4]; closest of 4 and 6 to 4 is 4; 3 3 3 3 clips at 2.
     assert rows.tolist() == [[4, 4, 4, 3, 2, 1, 4, 3, 2, 1], [4, 2, 2, 1, 0, 0, 4, 3, 2, 1]]
     scores = bleu_tensor.sentence_bleu(predictions, references, pad_id=0, smooth="exp")
@@ -190,16 +216,6 @@ def test_statistics_score_through_the_streaming_api():
     expected = compute_bleu(hyp_lists, ref_groups, smooth="method7")
     assert scored.pop("signature").replace("tok:13a", "tok:ids") == expected.pop("signature")  # only tok differs
     assert scored == expected and 0 < expected["bleu"] < 1
-
-
-def test_the_pair_grouping_fallback_for_keys_beyond_int64_equals_the_packed_one():
-    rng = np.random.default_rng(0)
-    prefix = torch.from_numpy(rng.integers(0, 50, 2000))
-    token = torch.from_numpy(rng.integers(0, 50, 2000))
-    packed_codes, packed_prefix = bleu_tensor._densify(prefix, 50, token, 50)
-    pair_codes, pair_prefix = bleu_tensor._densify(prefix, 2**40, token, 2**40)  # 2**80: too big to pack
-    assert torch.equal(packed_codes, pair_codes) and torch.equal(packed_prefix, pair_prefix)
-    assert torch.equal(pair_prefix[pair_codes], prefix)
 
 
 def test_all_reduce_of_tensor_statistics_across_two_gloo_processes(tmp_path):
