@@ -143,6 +143,20 @@ def test_token_id_tensors_go_through_bleu_tensor_with_the_same_numbers(bleu):
         no_pad(completion_ids=padded(completion_ids, 7), reference_ids=padded(reference_ids, 8))
 
 
+def test_token_id_tensors_on_cuda_score_as_lists_do(bleu):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    completion_ids = torch.tensor([[5, 6, 7, 8, 2, 0], [9, 10, 2, 0, 0, 0]], device="cuda")
+    reference_ids = torch.tensor([[5, 6, 7, 8, 2], [9, 10, 13, 2, 0]], device="cuda")
+    reward = bleu.reward_function(reference_column="reference_ids", token_ids=True, ignore_ids=(0, 2))
+    logged = []
+    rewards = reward(completion_ids=completion_ids, reference_ids=reference_ids, log_metric=lambda n, v: logged.append(v))
+    expected = bleu.compute(predictions=[[5, 6, 7, 8], [9, 10]], references=[[5, 6, 7, 8], [9, 10, 13]],
+                            return_sentence_scores=True, **REWARD_DEFAULTS)
+    assert rewards == expected["sentence_bleu"] and logged == [expected["bleu"]]
+
+
 def test_missing_column_and_length_mismatch_say_what_arrived(bleu):
     reward = bleu.reward_function(reference_column="target")
     with pytest.raises(ValueError, match=r"from the column 'target', but got the columns \['reference', 'task'\]"):
