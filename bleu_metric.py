@@ -239,3 +239,15 @@ class BleuMetric(evaluate.Metric):
     def accumulator(self, **options: Any) -> BleuAccumulator:
         """Running statistics in constant memory: `.add(predictions, references)`, `.result()`."""
         return BleuAccumulator(**options)
+
+    def tensor_statistics(self, predictions: Any, references: Any, *, pad_id: int, per_segment: bool = False, **options: Any):
+        """Statistics of padded torch.long id tensors, int64 on their device (all-reducible); see `bleu_tensor`."""
+        return tensor_statistics(predictions, references, pad_id=pad_id, per_segment=per_segment, **options)
+
+    def tensor_sentence_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any):
+        """Sentence BLEU of padded torch.long id tensors: float64 (B,) on their device; see `bleu_tensor`."""
+        return tensor_sentence_bleu(predictions, references, pad_id=pad_id, **options)
+
+    def tensor_corpus_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any) -> Dict[str, Any]:
+        """The result dict (signature tok:ids) of padded torch.long id tensors; see `bleu_tensor`."""
+        return tensor_corpus_bleu(predictions, references, pad_id=pad_id, **options)

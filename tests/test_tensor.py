@@ -324,3 +324,13 @@ def test_on_cuda_everything_stays_on_the_device_and_equals_the_cpu_numbers():
     assert torch.equal(scores.cpu(), bleu_tensor.sentence_bleu(predictions, references, pad_id=spec["pad_id"], smooth="exp"))
     with pytest.raises(ValueError, match="predictions are on cuda:0 but references on cpu"):
         bleu_tensor.statistics(gpu_predictions, references, pad_id=spec["pad_id"])
+
+
+def test_the_metric_loaded_by_evaluate_exposes_the_tensor_functions(bleu):
+    predictions, references, hyp_lists, ref_groups = make_batch(**BATCHES["small-left-4refs"])
+    expected = bleu.compute(predictions=hyp_lists, references=ref_groups, smooth="exp", return_sentence_scores=True)
+    scores = bleu.tensor_sentence_bleu(predictions, references, pad_id=0, smooth="exp")
+    assert scores.tolist() == expected.pop("sentence_bleu")
+    assert bleu.tensor_corpus_bleu(predictions, references, pad_id=0, smooth="exp") == expected
+    rows = bleu.tensor_statistics(predictions, references, pad_id=0, per_segment=True)
+    assert rows.tolist() == bleu.statistics(hyp_lists, ref_groups, per_segment=True).tolist()
