@@ -40,13 +40,13 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from .bleu_inputs import TEXT, TOKEN_IDS
     from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
-    from .bleu_tensor import check_inputs, reference_counts, segment_statistics
+    from .bleu_tensor import check_inputs, count_rows, reference_counts
     from .bleu_trainer import SCALES
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, TOKEN_IDS
     from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
-    from bleu_tensor import check_inputs, reference_counts, segment_statistics
+    from bleu_tensor import check_inputs, count_rows, reference_counts
     from bleu_trainer import SCALES
 
 # sacreBLEU's sentence_bleu settings: smoothed, and scored on the orders a short completion has.
@@ -200,7 +200,7 @@ class BleuReward:
             predictions, grouped = check_inputs(self._padded(completion_ids), self._padded(references), pad_id)
         except (TypeError, ValueError) as error:
             raise type(error)(f"BLEU reward (references from {self.reference_column!r}): {error}") from error
-        rows = segment_statistics(predictions, grouped, pad_id, self.options.orders, self.options.ref_length)
+        rows = count_rows(predictions, grouped, pad_id, self.options.orders, self.options.ref_length)
         return result_from_statistics(
             rows.cpu().numpy(), self.options, reference_counts(grouped, pad_id), return_sentence_scores=True
         )
