@@ -15,7 +15,7 @@ The counting mirrors `bleu_stats.ngram_statistics` in torch: every n-gram occurr
 key naming its segment and its n-gram, built order by order from the (n-1)-gram's key and the next
 token (packed into one int64 when the product fits, re-densified by a one-dimensional
 `torch.unique`), so it is exact for any vocabulary; counts per side (hypothesis, reference rank
-1..R) come from one bincount, clipping uses each key's maximum over the references, and only
+1..R) come from one scatter-add, clipping uses each key's maximum over the references, and only
 positions whose prefix occurs on both sides of its segment go on to the next order. No Python
 loop runs over sentences or n-grams, only over the orders.
 
@@ -137,27 +137,26 @@ def check_inputs(predictions: Any, references: Any, pad_id: Any) -> Tuple["torch
 def _key_codes(
     hyp_prefix: "torch.Tensor", ref_prefix: "torch.Tensor", prefix_bound: int,
     hyp_token: "torch.Tensor", ref_token: "torch.Tensor", token_bound: int,
-) -> Tuple["torch.Tensor", "torch.Tensor", "torch.Tensor", "torch.Tensor"]:
-    """Dense codes of the keys (prefix, token): (hypothesis codes, reference codes, which reference
-    positions have a code, the prefix of each code).
+) -> Tuple["torch.Tensor", "torch.Tensor", "torch.Tensor"]:
+    """Dense codes 0..K-1 of the keys (prefix, token): (hypothesis codes, reference codes, the
+    prefix of each code). A reference key that no hypothesis has gets the code K.
 
     The hypotheses' keys are the dictionary: a 1-D unique of the packed keys (prefix * token_bound +
-    token, when that fits in int64) numbers them 0..K-1 in sorted order, and each reference key is
-    looked up in it by binary search; a reference key that no hypothesis has cannot match, so it
-    gets no code (and leaves the count). Keys too large to pack are grouped as pairs instead
-    (exact, slower), hypothesis and reference keys together.
+    token, when that fits in int64) numbers them in sorted order, and each reference key is looked
+    up in it by binary search (a reference n-gram that no hypothesis has cannot match). Keys too
+    large to pack are grouped as pairs instead (exact, slower), hypothesis and reference keys together.
     """
     torch = _torch()
     if prefix_bound * token_bound < _INT64_SAFE:
         ref_keys = ref_prefix * token_bound + ref_token
         uniques, hyp_codes = torch.unique(hyp_prefix * token_bound + hyp_token, return_inverse=True)
-        at = torch.searchsorted(uniques, ref_keys).clamp_(max=max(uniques.numel() - 1, 0))
-        found = uniques[at] == ref_keys if uniques.numel() else torch.zeros_like(ref_keys, dtype=torch.bool)
-        return hyp_codes, at[found], found, torch.div(uniques, token_bound, rounding_mode="floor")
+        count = uniques.numel()
+        at = torch.searchsorted(uniques, ref_keys).clamp_(max=max(count - 1, 0))
+        ref_codes = at.masked_fill_(uniques[at] != ref_keys, count) if count else torch.zeros_like(ref_keys)
+        return hyp_codes, ref_codes, torch.div(uniques, token_bound, rounding_mode="floor")
     pairs = torch.stack([torch.cat([hyp_prefix, ref_prefix]), torch.cat([hyp_token, ref_token])], dim=1)
     uniques, codes = torch.unique(pairs, dim=0, return_inverse=True)
-    found = torch.ones(ref_prefix.numel(), dtype=torch.bool, device=ref_prefix.device)
-    return codes[: hyp_prefix.numel()], codes[hyp_prefix.numel() :], found, uniques[:, 0]
+    return codes[: hyp_prefix.numel()], codes[hyp_prefix.numel() :], uniques[:, 0]
 
 
 def _effective_reference_lengths(hyp_len: "torch.Tensor", ref_lens: "torch.Tensor", policy: str, bound: int):
@@ -236,20 +235,22 @@ def segment_statistics(
                 break
             hyp_at, hyp_end, hyp_prefix = hyp_at[hyp_in], hyp_end[hyp_in], hyp_codes[hyp_in]
             ref_at, ref_end, ref_rank, ref_prefix = ref_at[ref_in], ref_end[ref_in], ref_rank[ref_in], ref_codes[ref_in]
-            prefix_bound = segment_of_key.numel()
-        hyp_codes, ref_codes, found, prefix_of_key = _key_codes(
+            prefix_bound = segment_of_key.numel()  # the codes of the (n-1)-grams
+        hyp_codes, ref_codes, prefix_of_key = _key_codes(
             hyp_prefix, ref_prefix, prefix_bound,
             hyp_tokens[hyp_at + order - 1], ref_tokens[ref_at + order - 1], vocabulary,
         )
-        if not bool(found.all()):
-            ref_at, ref_end, ref_rank = ref_at[found], ref_end[found], ref_rank[found]
         # The segment of each key: unigram keys hold it; longer keys hold their prefix's key.
         segment_of_key = prefix_of_key if order == 1 else segment_of_key[prefix_of_key]
-        num_keys = segment_of_key.numel()
-        hyp_count = torch.bincount(hyp_codes, minlength=num_keys)
-        ref_max = torch.bincount(ref_rank * num_keys + ref_codes, minlength=ranks * num_keys)
-        ref_max = ref_max.view(ranks, num_keys).amax(dim=0)
-        clipped = torch.minimum(hyp_count, ref_max)
+        # Counts per key (one slot more: code K, reference n-grams no hypothesis has), added with
+        # index_add_ rather than bincount, which reads the largest code back from the device.
+        slots = segment_of_key.numel() + 1
+        hyp_count = torch.zeros(slots, dtype=torch.int64, device=device)
+        hyp_count.index_add_(0, hyp_codes, torch.ones_like(hyp_codes))
+        ref_counts = torch.zeros(ranks * slots, dtype=torch.int64, device=device)
+        ref_counts.index_add_(0, ref_rank * slots + ref_codes, torch.ones_like(ref_codes))
+        ref_max = ref_counts.view(ranks, slots).amax(dim=0)
+        clipped = torch.minimum(hyp_count, ref_max)[:-1]
         matches[:, order - 1] = torch.zeros(segments, dtype=torch.int64, device=device).index_add_(0, segment_of_key, clipped)
         on_both_sides = (hyp_count > 0) & (ref_max > 0)
     return stats
