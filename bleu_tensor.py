@@ -251,7 +251,8 @@ def segment_statistics(
         ref_counts.index_add_(0, ref_rank * slots + ref_codes, torch.ones_like(ref_codes))
         ref_max = ref_counts.view(ranks, slots).amax(dim=0)
         clipped = torch.minimum(hyp_count, ref_max)[:-1]
-        matches[:, order - 1] = torch.zeros(segments, dtype=torch.int64, device=device).index_add_(0, segment_of_key, clipped)
+        per_segment = torch.zeros(segments, dtype=torch.int64, device=device)
+        matches[:, order - 1] = per_segment.index_add_(0, segment_of_key, clipped)
         on_both_sides = (hyp_count > 0) & (ref_max > 0)
     return stats
 
@@ -309,7 +310,9 @@ def statistics(
     return rows if per_segment else rows.sum(dim=0)
 
 
-def sentence_bleu(predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, **options: Any) -> "torch.Tensor":
+def sentence_bleu(
+    predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, **options: Any
+) -> "torch.Tensor":
     """BLEU of each segment (0..1), a float64 tensor of shape (B,) on the inputs' device.
 
     The rows are scored by `bleu_scoring` on the CPU (one copy of B small rows), so every
@@ -327,7 +330,9 @@ def reference_counts(references: "torch.Tensor", pad_id: int) -> List[int]:
     return (references != pad_id).any(dim=2).sum(dim=1).tolist()
 
 
-def corpus_bleu(predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, **options: Any) -> Dict[str, Any]:
+def corpus_bleu(
+    predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, **options: Any
+) -> Dict[str, Any]:
     """The metric's result dict (bleu, precisions, brevity penalty, lengths, signature with tok:ids)
     of the whole batch."""
     rows, grouped, resolved = _rows_and_options(predictions, references, pad_id, options)

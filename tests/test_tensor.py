@@ -8,7 +8,6 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -135,7 +134,8 @@ def test_the_torch_counting_of_keys_too_large_to_pack_is_exact(batch, monkeypatc
 @pytest.mark.parametrize("effective_order", [False, True])
 def test_every_smoothing_method_equals_the_text_path(batch, smooth, effective_order):
     spec, (predictions, references, hyp_lists, ref_groups) = batch
-    options = dict(smooth=smooth, effective_order=effective_order, ref_length="closest" if spec["seed"] % 2 else "shortest")
+    ref_length = "closest" if spec["seed"] % 2 else "shortest"
+    options = dict(smooth=smooth, effective_order=effective_order, ref_length=ref_length)
     text_predictions, text_references = as_text(hyp_lists, ref_groups)
     text = compute_bleu(text_predictions, text_references, tokenizer="none", return_sentence_scores=True, **options)
     scores = bleu_tensor.sentence_bleu(predictions, references, pad_id=spec["pad_id"], **options)
@@ -320,8 +320,9 @@ def test_on_cuda_everything_stays_on_the_device_and_equals_the_cpu_numbers():
     scores = bleu_tensor.sentence_bleu(gpu_predictions, gpu_references, pad_id=spec["pad_id"], smooth="exp")
     assert rows.is_cuda and rows.dtype == torch.int64
     assert scores.is_cuda and scores.dtype == torch.float64
-    assert torch.equal(rows.cpu(), bleu_tensor.statistics(predictions, references, pad_id=spec["pad_id"], per_segment=True))
-    assert torch.equal(scores.cpu(), bleu_tensor.sentence_bleu(predictions, references, pad_id=spec["pad_id"], smooth="exp"))
+    pad_id = spec["pad_id"]
+    assert torch.equal(rows.cpu(), bleu_tensor.statistics(predictions, references, pad_id=pad_id, per_segment=True))
+    assert torch.equal(scores.cpu(), bleu_tensor.sentence_bleu(predictions, references, pad_id=pad_id, smooth="exp"))
     with pytest.raises(ValueError, match="predictions are on cuda:0 but references on cpu"):
         bleu_tensor.statistics(gpu_predictions, references, pad_id=spec["pad_id"])
 
