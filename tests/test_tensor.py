@@ -209,6 +209,22 @@ def test_known_numbers_on_a_hand_made_batch():
     assert bleu_tensor.corpus_bleu(predictions, references, pad_id=0)["signature"].startswith("nrefs:1-2|")
 
 
+@pytest.mark.parametrize("predictions, references, hyp_lists, ref_groups", [
+    (torch.zeros((3, 5), dtype=torch.long), torch.tensor([[1, 2, 0], [0, 3, 3], [4, 0, 0]]),
+     [[], [], []], [[[1, 2]], [[3, 3]], [[4]]]),  # every prediction empty
+    (torch.tensor([[9, 9, 9, 9, 9, 9, 9]]), torch.tensor([[[0, 9], [9, 9], [0, 0]]]),
+     [[9] * 7], [[[9], [9, 9]]]),  # one segment; references shorter than the prediction row
+    (torch.tensor([[0, 0, 8]]), torch.tensor([[[5, 6, 7, 0]]]), [[8]], [[[5, 6, 7]]]),  # nothing matches
+])
+def test_edge_batches_equal_the_list_path_in_both_countings(predictions, references, hyp_lists, ref_groups):
+    expected = list_statistics(hyp_lists, ref_groups, per_segment=True)
+    np.testing.assert_array_equal(bleu_tensor.statistics(predictions, references, pad_id=0, per_segment=True).numpy(), expected)
+    np.testing.assert_array_equal(torch_rows(predictions, references, 0, 4).numpy(), expected)
+    scores = bleu_tensor.sentence_bleu(predictions, references, pad_id=0, smooth="exp", effective_order=True)
+    assert scores.tolist() == compute_bleu(hyp_lists, ref_groups, smooth="exp", effective_order=True,
+                                           return_sentence_scores=True)["sentence_bleu"]
+
+
 def test_statistics_score_through_the_streaming_api():
     predictions, references, hyp_lists, ref_groups = make_batch(**BATCHES["small-left-4refs"])
     totals = bleu_tensor.statistics(predictions, references, pad_id=0, smooth="method7")
