@@ -11,13 +11,15 @@ the same numbers. The statistics rows are those of `bleu_stats` (and `bleu_strea
 on the same ids), so they can be all-reduced across processes without leaving the device; the
 scores come from `bleu_scoring` on those rows, the same formulas as every other path.
 
-The counting mirrors `bleu_stats.ngram_statistics` in torch: every n-gram occurrence gets a dense
-key naming its segment and its n-gram, built order by order from the (n-1)-gram's key and the next
-token (packed into one int64 when the product fits, re-densified by a one-dimensional
-`torch.unique`), so it is exact for any vocabulary; counts per side (hypothesis, reference rank
-1..R) come from one scatter-add, clipping uses each key's maximum over the references, and only
-positions whose prefix occurs on both sides of its segment go on to the next order. No Python
-loop runs over sentences or n-grams, only over the orders.
+The counting mirrors `bleu_stats.ngram_statistics` in torch: every n-gram occurrence gets a key
+naming its segment and its n-gram, built order by order from the (n-1)-gram's dense code times the
+vocabulary plus the next token (packed into one int64; large ids are renumbered first), so it is
+exact for any vocabulary. The hypotheses' keys are the batch's n-gram dictionary, made dense by a
+one-dimensional `torch.unique`; reference keys are looked up in it by binary search; counts per
+key and reference rank come from scatter-adds and clipping takes each key's maximum over the
+references. Shapes stay fixed from order to order, so the only device synchronisation per order
+is the unique's. No Python loop runs over sentences or n-grams, only over the orders. CPU tensors
+are counted by `bleu_stats` itself (Arrow's hash grouping is faster than a sort there).
 
 torch is optional for the package: it is imported inside the functions here.
 """
@@ -134,29 +136,15 @@ def check_inputs(predictions: Any, references: Any, pad_id: Any) -> Tuple["torch
     return predictions, references
 
 
-def _key_codes(
-    hyp_prefix: "torch.Tensor", ref_prefix: "torch.Tensor", prefix_bound: int,
-    hyp_token: "torch.Tensor", ref_token: "torch.Tensor", token_bound: int,
-) -> Tuple["torch.Tensor", "torch.Tensor", "torch.Tensor"]:
-    """Dense codes 0..K-1 of the keys (prefix, token): (hypothesis codes, reference codes, the
-    prefix of each code). A reference key that no hypothesis has gets the code K.
-
-    The hypotheses' keys are the dictionary: a 1-D unique of the packed keys (prefix * token_bound +
-    token, when that fits in int64) numbers them in sorted order, and each reference key is looked
-    up in it by binary search (a reference n-gram that no hypothesis has cannot match). Keys too
-    large to pack are grouped as pairs instead (exact, slower), hypothesis and reference keys together.
-    """
+def _compacted(ids: "torch.Tensor", pad_id: int) -> Tuple["torch.Tensor", "torch.Tensor"]:
+    """(ids with the padding removed and the gaps closed, left-aligned along the last dimension,
+    and the lengths). Positions at or past a row's length hold 0; no device synchronisation."""
     torch = _torch()
-    if prefix_bound * token_bound < _INT64_SAFE:
-        ref_keys = ref_prefix * token_bound + ref_token
-        uniques, hyp_codes = torch.unique(hyp_prefix * token_bound + hyp_token, return_inverse=True)
-        count = uniques.numel()
-        at = torch.searchsorted(uniques, ref_keys).clamp_(max=max(count - 1, 0))
-        ref_codes = at.masked_fill_(uniques[at] != ref_keys, count) if count else torch.zeros_like(ref_keys)
-        return hyp_codes, ref_codes, torch.div(uniques, token_bound, rounding_mode="floor")
-    pairs = torch.stack([torch.cat([hyp_prefix, ref_prefix]), torch.cat([hyp_token, ref_token])], dim=1)
-    uniques, codes = torch.unique(pairs, dim=0, return_inverse=True)
-    return codes[: hyp_prefix.numel()], codes[hyp_prefix.numel() :], uniques[:, 0]
+    kept = ids != pad_id
+    width = ids.shape[-1]
+    target = torch.where(kept, kept.cumsum(dim=-1) - 1, width)  # every pad to a spare last column
+    spare = torch.zeros(ids.shape[:-1] + (width + 1,), dtype=ids.dtype, device=ids.device)
+    return spare.scatter_(-1, target, ids.masked_fill(~kept, 0))[..., :width], kept.sum(dim=-1)
 
 
 def _effective_reference_lengths(hyp_len: "torch.Tensor", ref_lens: "torch.Tensor", policy: str, bound: int):
@@ -181,79 +169,73 @@ def segment_statistics(
     (predictions (B, L), references (B, R, L2); see `check_inputs`).
 
     As `bleu_stats.ngram_statistics`: each n-gram occurrence's key names its segment and its
-    n-gram, (segment, token) for unigrams, then (key of the (n-1)-gram at the same position, next
-    token); hypothesis counts and per-reference counts of each key give the clipped matches, and
-    only positions whose n-gram occurs on both sides of its segment go on to the next order.
+    n-gram, (segment, token) for unigrams, then (code of the (n-1)-gram at the same position, next
+    token), packed into one int64. The hypotheses' keys are the batch's n-gram dictionary: a 1-D
+    `torch.unique` numbers them; each reference key is looked up in it by binary search (one no
+    hypothesis has cannot match). Counts per key come from scatter-adds, clipping takes each key's
+    maximum over the references. Shapes stay fixed (positions past a row's n-grams get a sentinel
+    key that counts nothing), so the only device synchronisation per order is the unique's.
     """
     torch = _torch()
     device = predictions.device
     segments, ranks = references.shape[0], references.shape[1]
     stats = torch.zeros((segments, stat_width(orders)), dtype=torch.int64, device=device)
-    hyp_kept = predictions != pad_id
-    by_rank = references.transpose(0, 1)  # (R, B, L2): rank-major, each rank a contiguous block
-    ref_kept = by_rank != pad_id
-    hyp_len = hyp_kept.sum(dim=1)
-    ref_lens = ref_kept.sum(dim=2)  # (R, B); 0 for an absent reference
+    hyp_ids, hyp_len = _compacted(predictions, pad_id)  # (B, L), (B,)
+    ref_ids, ref_lens = _compacted(references.transpose(0, 1), pad_id)  # (R, B, L2), (R, B): 0 if absent
     stats[:, HYP_LEN] = hyp_len
     stats[:, REF_LEN] = _effective_reference_lengths(hyp_len, ref_lens, ref_length, references.shape[2])
     order_offsets = torch.arange(orders, device=device)
     stats[:, 2 + orders :] = (hyp_len[:, None] - order_offsets[None, :]).clamp(min=0)
 
-    # The kept tokens of each side in one flat vector (padding removed, gaps closed), and per
-    # position: its segment (unigram keys), the end of its sequence, and for references the rank.
-    hyp_tokens, ref_tokens = predictions[hyp_kept], by_rank[ref_kept]
-    ref_lengths = ref_lens.reshape(-1)
-    hyp_total, ref_total = hyp_tokens.numel(), ref_tokens.numel()
+    hyp_width, ref_width = hyp_ids.shape[-1], ref_ids.shape[-1]
+    vocabulary = int(torch.maximum(hyp_ids.max(), ref_ids.max())) + 1 if hyp_width and ref_width else 1
+    if max(hyp_ids.numel() + 1, segments) * vocabulary >= _INT64_SAFE:  # huge ids: number them 0..V-1
+        values, dense = torch.unique(torch.cat([hyp_ids.reshape(-1), ref_ids.reshape(-1)]), return_inverse=True)
+        hyp_ids, ref_ids = dense[: hyp_ids.numel()].view(hyp_ids.shape), dense[hyp_ids.numel() :].view(ref_ids.shape)
+        vocabulary = values.numel()
     segment_ids = torch.arange(segments, device=device)
-    hyp_segment = torch.repeat_interleave(segment_ids, hyp_len, output_size=hyp_total)
-    ref_segment = torch.repeat_interleave(segment_ids.repeat(ranks), ref_lengths, output_size=ref_total)
-    ref_rank = torch.repeat_interleave(
-        torch.arange(ranks, device=device).repeat_interleave(segments), ref_lengths, output_size=ref_total
-    )
-    hyp_end = torch.repeat_interleave(torch.cumsum(hyp_len, 0), hyp_len, output_size=hyp_total)
-    ref_end = torch.repeat_interleave(torch.cumsum(ref_lengths, 0), ref_lengths, output_size=ref_total)
-    hyp_at = torch.arange(hyp_total, device=device)
-    ref_at = torch.arange(ref_total, device=device)
-    if hyp_total == 0:
-        return stats
-
-    vocabulary = int(torch.maximum(hyp_tokens.max(), ref_tokens.max())) + 1
-    if max(hyp_total, segments) * vocabulary >= _INT64_SAFE:  # huge ids: number the distinct ones 0..V-1
-        values, dense = torch.unique(torch.cat([hyp_tokens, ref_tokens]), return_inverse=True)
-        hyp_tokens, ref_tokens, vocabulary = dense[:hyp_total], dense[hyp_total:], values.numel()
-
+    rank_offsets = torch.arange(ranks, device=device).view(ranks, 1, 1)
     matches = stats[:, 2 : 2 + orders]
-    hyp_codes = ref_codes = segment_of_key = on_both_sides = None
+    hyp_codes = ref_codes = segment_of_key = None
+    prefix_bound = segments
     for order in range(1, orders + 1):
+        hyp_starts, ref_starts = hyp_width - order + 1, ref_width - order + 1
+        if hyp_starts <= 0 or ref_starts <= 0:
+            break  # no row has an n-gram of this order on one side: no matches from here on
+        if prefix_bound * vocabulary + 1 >= _INT64_SAFE:
+            raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
+        sentinel = prefix_bound * vocabulary  # above every key of this order
         if order == 1:
-            hyp_prefix, ref_prefix, prefix_bound = hyp_segment, ref_segment, segments
+            hyp_prefix, ref_prefix = segment_ids[:, None], segment_ids[None, :, None]
         else:
-            # An n-gram can only match if its (n-1)-gram occurs on both sides of its segment.
-            hyp_in = torch.nonzero(on_both_sides[hyp_codes] & (hyp_end >= hyp_at + order)).squeeze(1)
-            ref_in = torch.nonzero(on_both_sides[ref_codes] & (ref_end >= ref_at + order)).squeeze(1)
-            if hyp_in.numel() == 0 or ref_in.numel() == 0:
-                break
-            hyp_at, hyp_end, hyp_prefix = hyp_at[hyp_in], hyp_end[hyp_in], hyp_codes[hyp_in]
-            ref_at, ref_end, ref_rank, ref_prefix = ref_at[ref_in], ref_end[ref_in], ref_rank[ref_in], ref_codes[ref_in]
-            prefix_bound = segment_of_key.numel()  # the codes of the (n-1)-grams
-        hyp_codes, ref_codes, prefix_of_key = _key_codes(
-            hyp_prefix, ref_prefix, prefix_bound,
-            hyp_tokens[hyp_at + order - 1], ref_tokens[ref_at + order - 1], vocabulary,
-        )
-        # The segment of each key: unigram keys hold it; longer keys hold their prefix's key.
-        segment_of_key = prefix_of_key if order == 1 else segment_of_key[prefix_of_key]
-        # Counts per key (one slot more: code K, reference n-grams no hypothesis has), added with
-        # index_add_ rather than bincount, which reads the largest code back from the device.
-        slots = segment_of_key.numel() + 1
+            hyp_prefix, ref_prefix = hyp_codes[:, :hyp_starts], ref_codes[..., :ref_starts]
+        hyp_keys = hyp_prefix * vocabulary + hyp_ids[:, order - 1 :]
+        hyp_in = torch.arange(hyp_starts, device=device)[None, :] < (hyp_len - order + 1)[:, None]
+        hyp_keys = torch.where(hyp_in, hyp_keys, sentinel)
+        ref_keys = ref_prefix * vocabulary + ref_ids[..., order - 1 :]
+        ref_in = torch.arange(ref_starts, device=device)[None, None, :] < (ref_lens - order + 1)[..., None]
+        ref_keys = torch.where(ref_in, ref_keys, -1)
+        # The sentinel is always present, so it is the last code: K - 1, and it counts nothing.
+        uniques, codes = torch.unique(torch.cat([hyp_keys.reshape(-1), hyp_keys.new_full((1,), sentinel)]),
+                                      return_inverse=True)
+        slots = uniques.numel()
+        hyp_codes = codes[:-1].view(hyp_keys.shape)
+        at = torch.searchsorted(uniques, ref_keys.reshape(-1)).clamp_(max=slots - 1)
+        ref_codes = at.masked_fill_(uniques[at] != ref_keys.reshape(-1), slots - 1).view(ref_keys.shape)
+        prefix_of_key = torch.div(uniques, vocabulary, rounding_mode="floor")
+        if order == 1:
+            segment_of_key = prefix_of_key.clamp_(max=segments - 1)
+        else:
+            segment_of_key = segment_of_key[prefix_of_key.clamp_(max=prefix_bound - 1)]
         hyp_count = torch.zeros(slots, dtype=torch.int64, device=device)
-        hyp_count.index_add_(0, hyp_codes, torch.ones_like(hyp_codes))
+        hyp_count.index_add_(0, hyp_codes.reshape(-1), torch.ones_like(hyp_codes).reshape(-1))
+        hyp_count[-1] = 0
         ref_counts = torch.zeros(ranks * slots, dtype=torch.int64, device=device)
-        ref_counts.index_add_(0, ref_rank * slots + ref_codes, torch.ones_like(ref_codes))
-        ref_max = ref_counts.view(ranks, slots).amax(dim=0)
-        clipped = torch.minimum(hyp_count, ref_max)[:-1]
+        ref_counts.index_add_(0, (rank_offsets * slots + ref_codes).reshape(-1), torch.ones_like(ref_codes).reshape(-1))
+        clipped = torch.minimum(hyp_count, ref_counts.view(ranks, slots).amax(dim=0))
         per_segment = torch.zeros(segments, dtype=torch.int64, device=device)
         matches[:, order - 1] = per_segment.index_add_(0, segment_of_key, clipped)
-        on_both_sides = (hyp_count > 0) & (ref_max > 0)
+        prefix_bound = slots
     return stats
 
 
@@ -262,7 +244,7 @@ def segment_statistics_numpy(
 ) -> "torch.Tensor":
     """The same rows for CPU tensors, counted by `bleu_stats.ngram_statistics` (NumPy and Arrow)
     on the tensors' memory: on a CPU, Arrow's hash grouping beats torch's sort-based unique
-    (about 3x at 256 x 256 tokens), so CPU tensors take this way and other devices the torch one."""
+    (about 2x at 256 x 256 tokens), so CPU tensors take this way and other devices the torch one."""
     import numpy as np
 
     torch = _torch()

@@ -122,12 +122,12 @@ def test_the_torch_counting_gives_the_same_rows(batch, orders, ref_length):
     np.testing.assert_array_equal(rows.numpy(), expected)
 
 
-def test_the_torch_counting_of_keys_too_large_to_pack_is_exact(batch, monkeypatch):
-    """With the packing bound at 1, every id is renumbered and every key grouped as a pair."""
-    spec, (predictions, references, hyp_lists, ref_groups) = batch
-    expected = list_statistics(hyp_lists, ref_groups, per_segment=True, max_order=5)
+def test_the_torch_counting_refuses_keys_that_would_overflow_int64(monkeypatch):
+    """Ids are renumbered 0..V-1 when they are large (the LARGE batches go through that); keys of
+    (n-1)-gram code x V that could still overflow are refused, as bleu_stats refuses them."""
     monkeypatch.setattr(bleu_tensor, "_INT64_SAFE", 1)
-    np.testing.assert_array_equal(torch_rows(predictions, references, spec["pad_id"], 5).numpy(), expected)
+    with pytest.raises(ValueError, match="batch too large for 64-bit n-gram keys"):
+        torch_rows(PREDICTIONS, REFERENCES, 0, 4)
 
 
 @pytest.mark.parametrize("smooth", SMOOTH_NAMES)
