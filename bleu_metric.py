@@ -15,10 +15,12 @@ import evaluate
 from .bleu_compare import compare
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
 from .bleu_inputs import TOKEN_IDS, as_list, validate_inputs
+from .bleu_reward import BleuReward, make_reward_function
 from .bleu_options import OPTION_NAMES, resolve_options
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
+from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 
@@ -265,6 +267,15 @@ class BleuMetric(evaluate.Metric):
             hf_tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples, **options
         )
 
+    def reward_function(self, *, reference_column: str = "reference", scale: float = 1, **options: Any) -> BleuReward:
+        """Sentence BLEU as a TRL reward function (`GRPOTrainer(reward_funcs=...)`); see `bleu_reward`.
+
+        References come from the dataset column `reference_column`; the options are this metric's,
+        over the reward defaults smooth="exp", effective_order=True; `token_ids=True` (with
+        `ignore_ids`) scores `completion_ids` against references of token ids.
+        """
+        return make_reward_function(reference_column=reference_column, scale=scale, **options)
+
     def statistics(self, predictions: Any, references: Any, per_segment: bool = False, **options: Any):
         """BLEU's additive statistics (an int64 row, or one row per segment); see `bleu_streaming`."""
         return statistics(predictions, references, per_segment=per_segment, **options)
@@ -287,3 +298,15 @@ class BleuMetric(evaluate.Metric):
         the baseline first. Pass smooth="exp" for sacreBLEU's numbers; see `bleu_compare`.
         """
         return compare(systems, references, **kwargs)
+
+    def tensor_statistics(self, predictions: Any, references: Any, *, pad_id: int, per_segment: bool = False, **options: Any):
+        """Statistics of padded torch.long id tensors, int64 on their device (all-reducible); see `bleu_tensor`."""
+        return tensor_statistics(predictions, references, pad_id=pad_id, per_segment=per_segment, **options)
+
+    def tensor_sentence_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any):
+        """Sentence BLEU of padded torch.long id tensors: float64 (B,) on their device; see `bleu_tensor`."""
+        return tensor_sentence_bleu(predictions, references, pad_id=pad_id, **options)
+
+    def tensor_corpus_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any) -> Dict[str, Any]:
+        """The result dict (signature tok:ids) of padded torch.long id tensors; see `bleu_tensor`."""
+        return tensor_corpus_bleu(predictions, references, pad_id=pad_id, **options)

@@ -2,11 +2,14 @@
 
     python tests/distributed_workers.py evaluate RANK WORLD CACHE_DIR EXPERIMENT_ID DATA_JSON OUT_JSON
     python tests/distributed_workers.py torch    RANK WORLD INIT_FILE DATA_JSON OUT_JSON
+    python tests/distributed_workers.py tensor   RANK WORLD INIT_FILE DATA_JSON OUT_JSON
 
 `evaluate`: evaluate's own distributed mode; each process adds its contiguous shard of the data
 through a shared cache_dir, and process 0 gets the result (the others get None).
 `torch`: each process computes its shard's BLEU statistics, torch.distributed (gloo) all-reduces
 them, and rank 0 scores the sum.
+`tensor`: each process counts its rows of a padded token-id batch with bleu_tensor (statistics as
+int64 tensors) and all-reduces them (tests/test_tensor.py).
 
 Also `segment_rows`, the function the datasets.Dataset.map test runs in its worker processes.
 """
@@ -75,6 +78,27 @@ def run_torch(rank: int, world: int, init_file: str, data: dict) -> Any:
         dist.destroy_process_group()
 
 
+def run_tensor(rank: int, world: int, init_file: str, data: dict) -> Any:
+    """Each rank counts its rows of a padded id batch with bleu_tensor, then all-reduces the sum."""
+    import torch
+    import torch.distributed as dist
+
+    from bleu_tensor import statistics
+
+    dist.init_process_group(
+        "gloo", init_method=f"file://{init_file}", rank=rank, world_size=world, timeout=timedelta(seconds=60)
+    )
+    try:
+        predictions = torch.tensor(shard(data["predictions"], rank, world), dtype=torch.long)
+        references = torch.tensor(shard(data["references"], rank, world), dtype=torch.long)
+        totals = statistics(predictions, references, pad_id=data["pad_id"], **data["options"])
+        shard_totals = totals.tolist()
+        dist.all_reduce(totals, op=dist.ReduceOp.SUM)
+        return {"rank": rank, "shard": shard_totals, "totals": totals.tolist(), "dtype": str(totals.dtype)}
+    finally:
+        dist.destroy_process_group()
+
+
 def main(argv: List[str]) -> None:
     faulthandler.dump_traceback_later(90, exit=True)  # a hung rendezvous shows where, then exits
     mode, rank, world = argv[0], int(argv[1]), int(argv[2])
@@ -86,8 +110,12 @@ def main(argv: List[str]) -> None:
         init_file, data_path, out_path = argv[3:6]
         data = json.loads(Path(data_path).read_text(encoding="utf-8"))
         answer = run_torch(rank, world, init_file, data)
+    elif mode == "tensor":
+        init_file, data_path, out_path = argv[3:6]
+        data = json.loads(Path(data_path).read_text(encoding="utf-8"))
+        answer = run_tensor(rank, world, init_file, data)
     else:
-        raise SystemExit(f"unknown mode {mode!r}; use 'evaluate' or 'torch'")
+        raise SystemExit(f"unknown mode {mode!r}; use 'evaluate', 'torch' or 'tensor'")
     Path(out_path).write_text(json.dumps(answer), encoding="utf-8")
 
 

@@ -1,0 +1,280 @@
+"""Sentence BLEU as a reward function for TRL's GRPOTrainer (and any trainer with its contract).
+
+    reward = bleu.reward_function(reference_column="reference")
+    trainer = GRPOTrainer(model=..., reward_funcs=reward, train_dataset=dataset_with_prompt_and_reference, ...)
+
+TRL calls a reward function as `f(prompts=..., completions=..., completion_ids=..., <every other
+dataset column>=..., trainer_state=..., log_extra=..., log_metric=...)` and wants one float per
+completion; it logs the rewards under the function's `__name__` (`rewards/bleu/mean`). So:
+- the references are read from the keyword argument named by `reference_column` (one string, or a
+  list of strings, per completion); the other keyword arguments are ignored;
+- a completion is plain text, or a conversation (a list of messages) whose last assistant message
+  is scored;
+- each completion gets its sentence BLEU, from its own statistics row scored by `bleu_core`
+  (no formula here), times `scale`;
+- when TRL hands over `log_metric`, the batch's corpus BLEU (the same rows summed, not the mean of
+  the sentence scores) is logged as `rewards/bleu/corpus_bleu`.
+
+Defaults for a reward differ from the metric's: sentence BLEU without smoothing is 0 for any
+completion that misses one 4-gram, so most completions of a group would tie at 0 and GRPO would
+have no advantage to learn from. The reward therefore defaults to sacreBLEU's `sentence_bleu`
+settings, `smooth="exp"` and `effective_order=True` (a completion shorter than 4 tokens is scored
+on the orders it has); every option can still be overridden.
+
+The reward is a callable object, not a closure, so that it pickles: TRL's asynchronous GRPO
+forwards reward functions to a spawned process, which cannot receive a closure.
+
+With `token_ids=True` it scores `completion_ids` (TRL passes them beside the text) against
+references of token ids instead: no text tokenizer runs, and ids listed in `ignore_ids` (padding,
+end of sequence) are dropped from both sides first. Lists of ids go through `bleu_core`; padded
+torch tensors (completion ids (B, L) and a reference column (B, L2) or (B, R, L2)) are counted on
+their device by `bleu_tensor`, where every id in `ignore_ids` is padding.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Callable, Collection, Dict, List, Optional, Sequence
+
+try:  # inside the package `evaluate.load` builds
+    from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
+    from .bleu_inputs import TEXT, TOKEN_IDS
+    from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from .bleu_tensor import check_inputs, count_rows, reference_counts
+    from .bleu_trainer import SCALES
+except ImportError:  # imported from the repository root (CLI, demo, tests)
+    from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
+    from bleu_inputs import TEXT, TOKEN_IDS
+    from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from bleu_tensor import check_inputs, count_rows, reference_counts
+    from bleu_trainer import SCALES
+
+# sacreBLEU's sentence_bleu settings: smoothed, and scored on the orders a short completion has.
+REWARD_DEFAULTS: Dict[str, Any] = {"smooth": "exp", "effective_order": True}
+REWARD_NAME = "bleu"
+# Keyword arguments TRL passes beside the dataset columns (TRL 1.x GRPOTrainer._calculate_rewards).
+TRAINER_ARGUMENTS = frozenset({"trainer_state", "log_extra", "log_metric", "environments"})
+
+
+def _is_tensor(value: Any) -> bool:
+    return hasattr(value, "detach") and hasattr(value, "dim")
+
+
+def completion_text(completion: Any, index: int) -> str:
+    """The text to score: the completion itself, or the content of a conversation's last assistant message."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, (list, tuple)):
+        for message in reversed(completion):
+            if isinstance(message, dict) and message.get("role") == "assistant":
+                return _message_text(message.get("content"), index)
+        roles = [message.get("role") if isinstance(message, dict) else type(message).__name__ for message in completion]
+        raise ValueError(
+            f"completions[{index}] is a conversation with no assistant message (roles {roles}); pass "
+            "plain-text completions, or messages like [{'role': 'assistant', 'content': '...'}]"
+        )
+    raise TypeError(
+        f"completions[{index}] is {type(completion).__name__}; pass a string, or a list of messages "
+        "like [{'role': 'assistant', 'content': '...'}]"
+    )
+
+
+def _message_text(content: Any, index: int) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content blocks, as multimodal processors write them
+        texts = [block.get("text") for block in content if isinstance(block, dict) and block.get("type") == "text"]
+        if all(isinstance(text, str) for text in texts):
+            return " ".join(texts)
+    raise TypeError(
+        f"completions[{index}]'s assistant content is {type(content).__name__}; it must be a string or "
+        "a list of {'type': 'text', 'text': '...'} blocks"
+    )
+
+
+def _check_ignore_ids(ignore_ids: Any, token_ids: bool) -> frozenset:
+    if not isinstance(ignore_ids, Collection) or isinstance(ignore_ids, (str, bytes)):
+        raise TypeError(f"ignore_ids must be a collection of integer token ids, e.g. (pad_id, eos_id), not {ignore_ids!r}")
+    ids = list(ignore_ids)
+    if any(isinstance(i, bool) or not isinstance(i, numbers.Integral) for i in ids):
+        raise TypeError(f"ignore_ids must hold integer token ids, not {ids!r}")
+    if ids and not token_ids:
+        raise ValueError("ignore_ids applies to token ids; pass token_ids=True with it, or leave it out for text")
+    return frozenset(int(i) for i in ids)
+
+
+class BleuReward:
+    """The reward: `reward(completions=..., <reference_column>=..., **anything) -> list of float`.
+
+    Built by `make_reward_function` (or the metric's `reward_function`), which checks every option,
+    so a misspelt option fails when the trainer is set up, not at its first step.
+    """
+
+    # TRL logs rewards under the function's name (rewards/bleu/mean); set `reward.__name__` on the
+    # instance to tell two BLEU rewards apart (e.g. on two reference columns).
+    __name__ = REWARD_NAME
+
+    def __init__(
+        self,
+        reference_column: str,
+        scale: float,
+        options: BleuOptions,
+        token_ids: bool = False,
+        ignore_ids: frozenset = frozenset(),
+    ) -> None:
+        self.reference_column = reference_column
+        self.scale = float(scale)
+        self.options = options
+        self.token_ids = token_ids
+        self.ignore_ids = ignore_ids
+
+    def __repr__(self) -> str:
+        kind = "token ids" if self.token_ids else "text"
+        return (f"<BLEU reward on {kind}: references from {self.reference_column!r}, scale {self.scale:g}, "
+                f"{self.options.signature(1)}>")
+
+    def references_of(self, columns: Dict[str, Any]) -> list:
+        """The reference column from the keyword arguments, or an error naming what did arrive."""
+        if self.reference_column not in columns:
+            raise ValueError(
+                f"the reward function reads references from the column {self.reference_column!r}, but got "
+                f"the columns {sorted(set(columns) - TRAINER_ARGUMENTS)}; add a {self.reference_column!r} column to the "
+                "dataset, or pass reference_column=<the column holding the references>"
+            )
+        references = columns[self.reference_column]
+        if isinstance(references, str) or not hasattr(references, "__len__"):
+            raise TypeError(
+                f"column {self.reference_column!r} is {type(references).__name__}; the trainer passes one "
+                "reference (or list of references) per completion"
+            )
+        return references if _is_tensor(references) else list(references)
+
+    def predictions_of(self, completions: Any, completion_ids: Any) -> list:
+        if self.token_ids:
+            if completion_ids is None:
+                raise TypeError("token_ids=True scores completion_ids, but none were passed; pass completion_ids=[[...], ...]")
+            return [self._kept(ids) for ids in completion_ids]
+        if completions is None:
+            raise TypeError("completions is missing; pass completions=[...], one string or conversation per completion")
+        return [completion_text(completion, index) for index, completion in enumerate(completions)]
+
+    def _kept(self, ids: Any) -> Any:
+        """Token ids without the ignored ones (padding, end of sequence)."""
+        ids = ids.tolist() if hasattr(ids, "tolist") else ids
+        if not self.ignore_ids:
+            return ids
+        return [i for i in ids if i not in self.ignore_ids]
+
+    def _kept_references(self, references: list) -> list:
+        if not self.ignore_ids:
+            return references
+        kept = []
+        for group in references:
+            group = group.tolist() if hasattr(group, "tolist") else group
+            nested = isinstance(group, (list, tuple)) and bool(group) and not isinstance(group[0], numbers.Integral)
+            kept.append([self._kept(ids) for ids in group] if nested else self._kept(group))
+        return kept
+
+    def _check_lengths(self, predictions: Any, references: Any) -> None:
+        if len(predictions) != len(references):
+            raise ValueError(
+                f"got {len(predictions)} completions but {len(references)} entries in the reference "
+                f"column {self.reference_column!r}; pass one reference (or list of references) per completion"
+            )
+
+    def score_tensors(self, completion_ids: Any, references: Any) -> Dict[str, Any]:
+        """The batch's result from padded id tensors, counted on their device by `bleu_tensor`."""
+        if not self.ignore_ids:
+            raise ValueError(
+                "padded token-id tensors need the padding id: pass ignore_ids=(tokenizer.pad_token_id, ...)"
+            )
+        if not _is_tensor(references):
+            raise TypeError(
+                f"completion_ids is a tensor but column {self.reference_column!r} is "
+                f"{type(references).__name__}; pass the references as a padded torch.long tensor too, "
+                "or both as lists of ids"
+            )
+        self._check_lengths(completion_ids, references)
+        pad_id = min(self.ignore_ids)
+        try:
+            predictions, grouped = check_inputs(self._padded(completion_ids), self._padded(references), pad_id)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"BLEU reward (references from {self.reference_column!r}): {error}") from error
+        rows = count_rows(predictions, grouped, pad_id, self.options.orders, self.options.ref_length)
+        return result_from_statistics(
+            rows.cpu().numpy(), self.options, reference_counts(grouped, pad_id), return_sentence_scores=True
+        )
+
+    def _padded(self, ids: Any) -> Any:
+        """The tensor with every ignored id replaced by one padding id (the smallest of them)."""
+        if len(self.ignore_ids) == 1 or not hasattr(ids, "masked_fill"):
+            return ids
+        import torch
+
+        ignored = torch.tensor(sorted(self.ignore_ids), dtype=ids.dtype, device=ids.device)
+        return ids.masked_fill(torch.isin(ids, ignored), min(self.ignore_ids))
+
+    def score(self, predictions: list, references: list) -> Dict[str, Any]:
+        """The metric's result for the batch, with `sentence_bleu`, from one set of statistics rows."""
+        self._check_lengths(predictions, references)
+        kind = TOKEN_IDS if self.token_ids else TEXT
+        try:
+            stats, num_refs, used = statistics_of_inputs(predictions, references, self.options, kind)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"BLEU reward (references from {self.reference_column!r}): {error}") from error
+        return result_from_statistics(stats, used, num_refs, return_sentence_scores=True)
+
+    def __call__(
+        self,
+        prompts: Any = None,
+        completions: Any = None,
+        completion_ids: Any = None,
+        log_metric: Optional[Callable[[str, float], None]] = None,
+        **columns: Any,
+    ) -> List[float]:
+        """One reward per completion: its sentence BLEU times `scale`; logs the batch's corpus BLEU."""
+        references = self.references_of(columns)
+        if self.token_ids and _is_tensor(completion_ids):
+            result = self.score_tensors(completion_ids, references)
+        else:
+            predictions = self.predictions_of(completions, completion_ids)
+            if self.token_ids:
+                references = self._kept_references(references)
+            result = self.score(predictions, references)
+        if log_metric is not None and result["sentence_bleu"]:
+            log_metric(f"rewards/{self.__name__}/corpus_bleu", result["bleu"] * self.scale)
+        return [value * self.scale for value in result["sentence_bleu"]]
+
+
+def make_reward_function(
+    *,
+    reference_column: str = "reference",
+    scale: float = 1,
+    token_ids: bool = False,
+    ignore_ids: Sequence[int] = (),
+    **options: Any,
+) -> BleuReward:
+    """A TRL reward function scoring sentence BLEU; see the module docstring.
+
+    `options` are the metric's (tokenizer="13a", lowercase, max_order, weights, smooth,
+    smooth_value, ref_length, effective_order) over the reward defaults `smooth="exp"`,
+    `effective_order=True`. They are checked here, once.
+    """
+    if not isinstance(reference_column, str) or not reference_column:
+        raise TypeError(f"reference_column must be the name of a dataset column (a string), not {reference_column!r}")
+    if isinstance(scale, bool) or scale not in SCALES:
+        raise ValueError(f"scale must be 1 (rewards in 0..1) or 100 (rewards in 0..100), not {scale!r}")
+    if not isinstance(token_ids, bool):
+        raise TypeError(f"token_ids must be True or False, not {token_ids!r}")
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise TypeError(
+            f"unknown option(s) {unknown}; the BLEU reward takes reference_column, scale, token_ids, "
+            f"ignore_ids and {list(OPTION_NAMES)}"
+        )
+    if token_ids and "tokenizer" in options:
+        raise ValueError("token_ids=True scores token ids as they are, so no tokenizer applies; leave tokenizer out")
+    resolved = resolve_options(**{**REWARD_DEFAULTS, **options})
+    if token_ids:
+        resolved = options_for_token_ids(resolved)
+    return BleuReward(reference_column, scale, resolved, token_ids, _check_ignore_ids(ignore_ids, token_ids))

@@ -1,0 +1,321 @@
+"""BLEU of padded token-id tensors, counted on the tensors' own device (a GPU in a training loop).
+
+    rows = statistics(predictions, references, pad_id=0, per_segment=True)  # int64, same device
+    scores = sentence_bleu(predictions, references, pad_id=0)               # float64 (B,), same device
+    result = corpus_bleu(predictions, references, pad_id=0)                 # the metric's result dict
+
+predictions: (B, L) torch.long; references: (B, L2) for one reference each, or (B, R, L2) for up to
+R (a reference row that is all padding is absent, so the number may vary per segment). Every
+position equal to `pad_id` is padding wherever it stands, so left- and right-padded batches give
+the same numbers. The statistics rows are those of `bleu_stats` (and `bleu_streaming.statistics`
+on the same ids), so they can be all-reduced across processes without leaving the device; the
+scores come from `bleu_scoring` on those rows, the same formulas as every other path.
+
+The counting mirrors `bleu_stats.ngram_statistics` in torch: every n-gram occurrence gets a key
+naming its segment and its n-gram, built order by order from the (n-1)-gram's dense code times the
+vocabulary plus the next token (packed into one int64; large ids are renumbered first), so it is
+exact for any vocabulary. The hypotheses' keys are the batch's n-gram dictionary, made dense by a
+one-dimensional `torch.unique`; reference keys are looked up in it by binary search; counts per
+key and reference rank come from scatter-adds and clipping takes each key's maximum over the
+references. Shapes stay fixed from order to order, so the only device synchronisation per order
+is the unique's. No Python loop runs over sentences or n-grams, only over the orders. CPU tensors
+are counted by `bleu_stats` itself (Arrow's hash grouping is faster than a sort there).
+
+torch is optional for the package: it is imported inside the functions here.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+
+try:  # inside the package `evaluate.load` builds
+    from .bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
+    from .bleu_options import BleuOptions, resolve_options
+    from .bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+except ImportError:  # imported from the repository root (CLI, demo, tests)
+    from bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
+    from bleu_options import BleuOptions, resolve_options
+    from bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+
+if TYPE_CHECKING:  # pragma: no cover
+    import torch
+
+# Packed keys stay below this bound, so (prefix key * bound + token) never overflows int64.
+_INT64_SAFE = 2**62
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as error:  # pragma: no cover - the environment decides
+        raise ImportError(
+            "bleu_tensor needs PyTorch for tensor inputs; install torch, or pass lists of token ids "
+            "to the metric's compute instead"
+        ) from error
+    return torch
+
+
+def _resolve(options: Dict[str, Any]) -> BleuOptions:
+    """The metric's options for token ids (signature tok:ids); a tokenizer makes no sense here."""
+    if "tokenizer" in options:
+        raise ValueError(
+            f"tokenizer={options['tokenizer']!r} applies to text, but tensor inputs are token ids "
+            "(they are the tokens); leave tokenizer out"
+        )
+    return options_for_token_ids(resolve_options(**options))
+
+
+def _first_row(mask: "torch.Tensor") -> Tuple[int, ...]:
+    """The index of the first True entry of `mask`, as a tuple (for an error message)."""
+    return tuple(int(i) for i in mask.nonzero()[0].tolist())
+
+
+def check_inputs(predictions: Any, references: Any, pad_id: Any) -> Tuple["torch.Tensor", "torch.Tensor"]:
+    """(predictions (B, L), references (B, R, L2)) or a TypeError/ValueError naming what is wrong.
+
+    Everything is checked before any counting, with one device synchronisation in the good case.
+    """
+    torch = _torch()
+    for name, value in (("predictions", predictions), ("references", references)):
+        if not isinstance(value, torch.Tensor):
+            raise TypeError(
+                f"{name} is {type(value).__name__}; pass a torch.long tensor of padded token ids "
+                "(or use the metric's compute for lists)"
+            )
+        if value.dtype != torch.long:
+            raise TypeError(f"{name} has dtype {value.dtype}; pass token ids as torch.long ({name}.long())")
+    if isinstance(pad_id, bool) or not isinstance(pad_id, numbers.Integral):
+        raise TypeError(f"pad_id must be an integer (e.g. tokenizer.pad_token_id or -100), not {pad_id!r}")
+    pad_id = int(pad_id)
+    if predictions.dim() != 2:
+        raise ValueError(
+            f"predictions has shape {tuple(predictions.shape)}; pass a 2-D (batch, length) tensor"
+        )
+    if references.dim() not in (2, 3):
+        raise ValueError(
+            f"references has shape {tuple(references.shape)}; pass (batch, length) for one reference "
+            "per segment or (batch, references, length) for several"
+        )
+    if references.shape[0] != predictions.shape[0]:
+        raise ValueError(
+            f"predictions has {predictions.shape[0]} rows but references has {references.shape[0]}; "
+            "pass one row (or one group of reference rows) per prediction"
+        )
+    if predictions.device != references.device:
+        raise ValueError(
+            f"predictions are on {predictions.device} but references on {references.device}; move "
+            "both to one device"
+        )
+    if predictions.shape[0] == 0:
+        raise ValueError("predictions is empty; pass at least one prediction")
+    if references.dim() == 2:
+        references = references.unsqueeze(1)
+    bad_prediction = (predictions < 0) & (predictions != pad_id)
+    bad_reference = (references < 0) & (references != pad_id)
+    no_reference = ~(references != pad_id).flatten(1).any(dim=1)
+    problems = torch.stack([bad_prediction.any(), bad_reference.any(), no_reference.any()]).tolist()
+    if problems[0]:
+        where = _first_row(bad_prediction)
+        raise ValueError(
+            f"predictions[{where[0]}, {where[1]}] is {int(predictions[where])}, a negative id that is not "
+            f"pad_id={pad_id}; token ids must be >= 0, and pad_id marks the padding"
+        )
+    if problems[1]:
+        where = _first_row(bad_reference)
+        raise ValueError(
+            f"references[{', '.join(map(str, where))}] is {int(references[where])}, a negative id that "
+            f"is not pad_id={pad_id}; token ids must be >= 0, and pad_id marks the padding"
+        )
+    if problems[2]:
+        row = _first_row(no_reference)[0]
+        raise ValueError(
+            f"segment {row} has no reference: every reference row of references[{row}] is all padding "
+            f"(pad_id={pad_id}); pass at least one non-padding reference per segment"
+        )
+    return predictions, references
+
+
+def _compacted(ids: "torch.Tensor", pad_id: int) -> Tuple["torch.Tensor", "torch.Tensor"]:
+    """(ids with the padding removed and the gaps closed, left-aligned along the last dimension,
+    and the lengths). Positions at or past a row's length hold 0; no device synchronisation."""
+    torch = _torch()
+    kept = ids != pad_id
+    width = ids.shape[-1]
+    target = torch.where(kept, kept.cumsum(dim=-1) - 1, width)  # every pad to a spare last column
+    spare = torch.zeros(ids.shape[:-1] + (width + 1,), dtype=ids.dtype, device=ids.device)
+    return spare.scatter_(-1, target, ids.masked_fill(~kept, 0))[..., :width], kept.sum(dim=-1)
+
+
+def _effective_reference_lengths(hyp_len: "torch.Tensor", ref_lens: "torch.Tensor", policy: str, bound: int):
+    """Per segment, the reference length its brevity penalty uses, as `bleu_stats`
+    .effective_reference_lengths: `closest` (ties to the shorter) or `shortest`, over the present
+    references (`ref_lens`: (R, B), 0 for an absent one). `bound` exceeds every length."""
+    torch = _torch()
+    if policy not in REF_LENGTH_POLICIES:
+        raise ValueError(f"unknown ref_length {policy!r}; pass one of {list(REF_LENGTH_POLICIES)}")
+    absent = ref_lens == 0
+    if policy == "shortest":
+        return ref_lens.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0)
+    span = bound + 1  # distance first, then the length itself breaks ties toward the shorter one
+    key = (ref_lens - hyp_len[None, :]).abs() * span + ref_lens
+    return key.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0) % span
+
+
+def segment_statistics(
+    predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
+) -> "torch.Tensor":
+    """Statistics rows (B, 2 + 2 * orders) int64 on the inputs' device, for checked inputs
+    (predictions (B, L), references (B, R, L2); see `check_inputs`).
+
+    As `bleu_stats.ngram_statistics`: each n-gram occurrence's key names its segment and its
+    n-gram, (segment, token) for unigrams, then (code of the (n-1)-gram at the same position, next
+    token), packed into one int64. The hypotheses' keys are the batch's n-gram dictionary: a 1-D
+    `torch.unique` numbers them; each reference key is looked up in it by binary search (one no
+    hypothesis has cannot match). Counts per key come from scatter-adds, clipping takes each key's
+    maximum over the references. Shapes stay fixed (positions past a row's n-grams get a sentinel
+    key that counts nothing), so the only device synchronisation per order is the unique's.
+    """
+    torch = _torch()
+    device = predictions.device
+    segments, ranks = references.shape[0], references.shape[1]
+    stats = torch.zeros((segments, stat_width(orders)), dtype=torch.int64, device=device)
+    hyp_ids, hyp_len = _compacted(predictions, pad_id)  # (B, L), (B,)
+    ref_ids, ref_lens = _compacted(references.transpose(0, 1), pad_id)  # (R, B, L2), (R, B): 0 if absent
+    stats[:, HYP_LEN] = hyp_len
+    stats[:, REF_LEN] = _effective_reference_lengths(hyp_len, ref_lens, ref_length, references.shape[2])
+    order_offsets = torch.arange(orders, device=device)
+    stats[:, 2 + orders :] = (hyp_len[:, None] - order_offsets[None, :]).clamp(min=0)
+
+    hyp_width, ref_width = hyp_ids.shape[-1], ref_ids.shape[-1]
+    vocabulary = int(torch.maximum(hyp_ids.max(), ref_ids.max())) + 1 if hyp_width and ref_width else 1
+    if max(hyp_ids.numel() + 1, segments) * vocabulary >= _INT64_SAFE:  # huge ids: number them 0..V-1
+        values, dense = torch.unique(torch.cat([hyp_ids.reshape(-1), ref_ids.reshape(-1)]), return_inverse=True)
+        hyp_ids, ref_ids = dense[: hyp_ids.numel()].view(hyp_ids.shape), dense[hyp_ids.numel() :].view(ref_ids.shape)
+        vocabulary = values.numel()
+    segment_ids = torch.arange(segments, device=device)
+    rank_offsets = torch.arange(ranks, device=device).view(ranks, 1, 1)
+    matches = stats[:, 2 : 2 + orders]
+    hyp_codes = ref_codes = segment_of_key = None
+    prefix_bound = segments
+    for order in range(1, orders + 1):
+        hyp_starts, ref_starts = hyp_width - order + 1, ref_width - order + 1
+        if hyp_starts <= 0 or ref_starts <= 0:
+            break  # no row has an n-gram of this order on one side: no matches from here on
+        if prefix_bound * vocabulary + 1 >= _INT64_SAFE:
+            raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
+        sentinel = prefix_bound * vocabulary  # above every key of this order
+        if order == 1:
+            hyp_prefix, ref_prefix = segment_ids[:, None], segment_ids[None, :, None]
+        else:
+            hyp_prefix, ref_prefix = hyp_codes[:, :hyp_starts], ref_codes[..., :ref_starts]
+        hyp_keys = hyp_prefix * vocabulary + hyp_ids[:, order - 1 :]
+        hyp_in = torch.arange(hyp_starts, device=device)[None, :] < (hyp_len - order + 1)[:, None]
+        hyp_keys = torch.where(hyp_in, hyp_keys, sentinel)
+        ref_keys = ref_prefix * vocabulary + ref_ids[..., order - 1 :]
+        ref_in = torch.arange(ref_starts, device=device)[None, None, :] < (ref_lens - order + 1)[..., None]
+        ref_keys = torch.where(ref_in, ref_keys, -1)
+        # The sentinel is always present, so it is the last code: K - 1, and it counts nothing.
+        uniques, codes = torch.unique(torch.cat([hyp_keys.reshape(-1), hyp_keys.new_full((1,), sentinel)]),
+                                      return_inverse=True)
+        slots = uniques.numel()
+        hyp_codes = codes[:-1].view(hyp_keys.shape)
+        at = torch.searchsorted(uniques, ref_keys.reshape(-1)).clamp_(max=slots - 1)
+        ref_codes = at.masked_fill_(uniques[at] != ref_keys.reshape(-1), slots - 1).view(ref_keys.shape)
+        prefix_of_key = torch.div(uniques, vocabulary, rounding_mode="floor")
+        if order == 1:
+            segment_of_key = prefix_of_key.clamp_(max=segments - 1)
+        else:
+            segment_of_key = segment_of_key[prefix_of_key.clamp_(max=prefix_bound - 1)]
+        hyp_count = torch.zeros(slots, dtype=torch.int64, device=device)
+        hyp_count.index_add_(0, hyp_codes.reshape(-1), torch.ones_like(hyp_codes).reshape(-1))
+        hyp_count[-1] = 0
+        ref_counts = torch.zeros(ranks * slots, dtype=torch.int64, device=device)
+        ref_counts.index_add_(0, (rank_offsets * slots + ref_codes).reshape(-1), torch.ones_like(ref_codes).reshape(-1))
+        clipped = torch.minimum(hyp_count, ref_counts.view(ranks, slots).amax(dim=0))
+        per_segment = torch.zeros(segments, dtype=torch.int64, device=device)
+        matches[:, order - 1] = per_segment.index_add_(0, segment_of_key, clipped)
+        prefix_bound = slots
+    return stats
+
+
+def segment_statistics_numpy(
+    predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
+) -> "torch.Tensor":
+    """The same rows for CPU tensors, counted by `bleu_stats.ngram_statistics` (NumPy and Arrow)
+    on the tensors' memory: on a CPU, Arrow's hash grouping beats torch's sort-based unique
+    (about 2x at 256 x 256 tokens), so CPU tensors take this way and other devices the torch one."""
+    import numpy as np
+
+    torch = _torch()
+    hyps, refs = predictions.numpy(), references.numpy()
+    segments, ranks = refs.shape[0], refs.shape[1]
+    hyp_kept = hyps != pad_id
+    by_rank = refs.transpose(1, 0, 2)  # rank-major, as bleu_core orders references
+    ref_kept = by_rank != pad_id
+    ref_lengths = ref_kept.sum(axis=2).reshape(-1)
+    present = ref_lengths > 0  # an all-padding row is no reference
+    ids = np.concatenate([hyps[hyp_kept], by_rank[ref_kept]])
+    lengths = np.concatenate([hyp_kept.sum(axis=1), ref_lengths[present]])
+    owner = np.tile(np.arange(segments, dtype=np.int64), ranks)[present]
+    if max(len(ids), segments) * (int(ids.max()) + 1) >= _INT64_SAFE:  # huge ids: number them 0..V-1
+        ids = encode_tokens(ids)
+    rows = ngram_statistics(ids, lengths, segments, owner, orders, ref_length)
+    return torch.from_numpy(rows)
+
+
+def count_rows(
+    predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
+) -> "torch.Tensor":
+    """Statistics rows for checked inputs on the inputs' device: NumPy on a CPU, torch elsewhere."""
+    counter = segment_statistics_numpy if predictions.device.type == "cpu" else segment_statistics
+    return counter(predictions, references, pad_id, orders, ref_length)
+
+
+def _rows_and_options(predictions: Any, references: Any, pad_id: Any, options: Dict[str, Any]):
+    resolved = _resolve(options)
+    predictions, references = check_inputs(predictions, references, pad_id)
+    rows = count_rows(predictions, references, int(pad_id), resolved.orders, resolved.ref_length)
+    return rows, references, resolved
+
+
+def statistics(
+    predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, per_segment: bool = False, **options: Any
+) -> "torch.Tensor":
+    """BLEU statistics as int64 on the inputs' device: the column sums (1-D, `2 + 2 * K` entries),
+    or with `per_segment=True` one row per segment. The same rows as `bleu_streaming.statistics`
+    on the same ids, so `torch.distributed.all_reduce` can add them across processes and
+    `bleu_streaming.score_from_statistics` (same options) scores the sum."""
+    if not isinstance(per_segment, bool):
+        raise TypeError(f"per_segment must be True or False, not {per_segment!r}")
+    rows, _, _ = _rows_and_options(predictions, references, pad_id, options)
+    return rows if per_segment else rows.sum(dim=0)
+
+
+def sentence_bleu(
+    predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, **options: Any
+) -> "torch.Tensor":
+    """BLEU of each segment (0..1), a float64 tensor of shape (B,) on the inputs' device.
+
+    The rows are scored by `bleu_scoring` on the CPU (one copy of B small rows), so every
+    smoothing method gives exactly the text path's number.
+    """
+    rows, _, resolved = _rows_and_options(predictions, references, pad_id, options)
+    scores = bleu_rows(rows.cpu().numpy(), resolved)
+    return _torch().from_numpy(scores).to(rows.device)
+
+
+def reference_counts(references: "torch.Tensor", pad_id: int) -> List[int]:
+    """References per segment (reference rows that are not all padding), for the signature."""
+    if references.dim() == 2:
+        return [1] * references.shape[0]
+    return (references != pad_id).any(dim=2).sum(dim=1).tolist()
+
+
+def corpus_bleu(
+    predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, **options: Any
+) -> Dict[str, Any]:
+    """The metric's result dict (bleu, precisions, brevity penalty, lengths, signature with tok:ids)
+    of the whole batch."""
+    rows, grouped, resolved = _rows_and_options(predictions, references, pad_id, options)
+    return result_from_statistics(rows.cpu().numpy(), resolved, reference_counts(grouped, int(pad_id)))
