@@ -95,10 +95,8 @@ def detect_input_kind(predictions: Any) -> str:
     return TEXT
 
 
-def validate_inputs(predictions: Any, references: Any, kind: str | None = None) -> Tuple[list, List[list], str]:
-    """Return (predictions, references as one list per prediction, kind) or raise with a clear message."""
-    preds = as_list(predictions, "predictions")
-    refs = as_list(references, "references")
+def _check_counts(preds: list, refs: Sequence[Any]) -> None:
+    """At least one prediction, and one reference entry (a string or a list) per prediction."""
     if not preds:
         raise ValueError("predictions is empty; pass at least one prediction")
     if len(preds) != len(refs):
@@ -106,6 +104,13 @@ def validate_inputs(predictions: Any, references: Any, kind: str | None = None) 
             f"got {len(preds)} predictions but {len(refs)} references; pass one reference "
             "(or one list of references) per prediction"
         )
+
+
+def validate_inputs(predictions: Any, references: Any, kind: str | None = None) -> Tuple[list, List[list], str]:
+    """Return (predictions, references as one list per prediction, kind) or raise with a clear message."""
+    preds = as_list(predictions, "predictions")
+    refs = as_list(references, "references")
+    _check_counts(preds, refs)
     kind = kind or detect_input_kind(preds)
     if kind == TEXT:
         return _validate_text(preds, refs) + (TEXT,)
@@ -117,13 +122,7 @@ def validate_predictions(predictions: Any, references: Sequence[Sequence[Any]], 
     the same checks and messages, without checking the references again (several systems, one
     set of references)."""
     preds = as_list(predictions, "predictions")
-    if not preds:
-        raise ValueError("predictions is empty; pass at least one prediction")
-    if len(preds) != len(references):
-        raise ValueError(
-            f"got {len(preds)} predictions but {len(references)} references; pass one reference "
-            "(or one list of references) per prediction"
-        )
+    _check_counts(preds, references)
     if kind == TEXT:
         _check_text_predictions(preds)
         return preds

@@ -117,3 +117,57 @@ class Oracles:
 def oracles() -> Oracles:
     """sacreBLEU, bleuscore (evaluate's legacy bleu) and NLTK, called in our units."""
     return Oracles()
+
+
+# A fresh interpreter with the network cut off: every socket connect and DNS lookup is refused and
+# recorded (in `attempts`), and nothing tells the libraries they are offline.
+_NETWORK_REFUSED = """
+import json, socket, sys
+
+attempts = []
+
+def refuse(*args, **kwargs):
+    attempts.append(repr(args[1:] or args)[:80])
+    raise ConnectionRefusedError("network is cut off in this test")
+
+socket.socket.connect = lambda self, address: refuse(self, address)
+socket.socket.connect_ex = lambda self, address: refuse(self, address)
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+"""
+
+
+def run_with_network_refused(tmp_path: Path, body: str, *args: str) -> dict:
+    """Run `body` after the network-refusing prelude, with every Hugging Face cache pointed at an
+    empty folder under tmp_path; `body` prints one JSON object, returned here with `attempts` added."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    script = _NETWORK_REFUSED + textwrap.dedent(body) + (
+        "\nprint(json.dumps({**report, 'attempts': attempts}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGINGFACE", "TRANSFORMERS"))}
+    env.update(
+        HF_HOME=str(tmp_path / "hf"),
+        HF_MODULES_CACHE=str(tmp_path / "modules"),
+        HF_DATASETS_CACHE=str(tmp_path / "datasets"),
+        HF_EVALUATE_CACHE=str(tmp_path / "evaluate"),
+        XDG_CACHE_HOME=str(tmp_path / "xdg"),
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def assert_import_lines_safe_for_evaluate(path: Path) -> None:
+    """evaluate reads the text after '#' on an import line of a module script as a URL to download,
+    and parses one module per line: no comment and no comma before `import` on any import line."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(("import ", "from ")):
+            assert "#" not in line, line
+            assert "," not in line.split(" import ")[0], f"several modules on one line: {line}"

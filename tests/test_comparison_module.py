@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
 from bleu_compare import compare
-from conftest import REPO, wmt17_lines
+from conftest import REPO, assert_import_lines_safe_for_evaluate, run_with_network_refused, wmt17_lines
 from test_compare import assert_like_sacrebleu, sacrebleu_paired, synthetic_corpus
 
 COMPARISON_PATH = REPO / "bleu_comparison.py"
@@ -114,48 +110,19 @@ def test_bad_input_is_named_before_evaluate_casts_it(comparison, inputs, options
         assert message in str(caught.value)
 
 
-OFFLINE_SCRIPT = textwrap.dedent(
-    """
-    import json, socket, sys
+OFFLINE_SCRIPT = """
+import evaluate
 
-    attempts = []
-
-    def refuse(*args, **kwargs):
-        attempts.append(repr(args[1:] or args)[:80])
-        raise ConnectionRefusedError("network is cut off in this test")
-
-    socket.socket.connect = lambda self, address: refuse(self, address)
-    socket.socket.connect_ex = lambda self, address: refuse(self, address)
-    socket.create_connection = refuse
-    socket.getaddrinfo = refuse
-
-    import evaluate
-
-    comparison = evaluate.load(sys.argv[1], module_type="comparison")
-    inputs = json.loads(sys.argv[2])
-    result = comparison.compute(**inputs, method="ar", samples=500, smooth="exp")
-    print(json.dumps({"attempts": attempts, "result": result}))
-    """
-)
+comparison = evaluate.load(sys.argv[1], module_type="comparison")
+inputs = json.loads(sys.argv[2])
+report = {"result": comparison.compute(**inputs, method="ar", samples=500, smooth="exp")}
+"""
 
 
 def test_load_and_compute_with_every_connection_refused(tmp_path, corpus):
     systems, reference, _ = corpus
     inputs = {"predictions1": systems["base"], "predictions2": systems["closer"], "references": reference}
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGINGFACE", "TRANSFORMERS"))}
-    env.update(
-        HF_HOME=str(tmp_path / "hf"),
-        HF_MODULES_CACHE=str(tmp_path / "modules"),
-        HF_DATASETS_CACHE=str(tmp_path / "datasets"),
-        HF_EVALUATE_CACHE=str(tmp_path / "evaluate"),
-        XDG_CACHE_HOME=str(tmp_path / "xdg"),
-    )
-    completed = subprocess.run(
-        [sys.executable, "-c", OFFLINE_SCRIPT, str(COMPARISON_PATH), json.dumps(inputs)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    report = run_with_network_refused(tmp_path, OFFLINE_SCRIPT, str(COMPARISON_PATH), json.dumps(inputs))
     assert report["attempts"] == []
     expected = compare({"1": systems["base"], "2": systems["closer"]}, reference, method="ar", samples=500,
                        smooth="exp")
@@ -169,10 +136,7 @@ def test_load_and_compute_with_every_connection_refused(tmp_path, corpus):
 
 def test_the_comparison_script_never_asks_evaluate_to_download():
     """The same import-line rules as the metric's (see tests/test_offline.py)."""
-    for line in COMPARISON_PATH.read_text(encoding="utf-8").splitlines():
-        if line.startswith(("import ", "from ")):
-            assert "#" not in line, line
-            assert "," not in line.split(" import ")[0], f"several modules on one line: {line}"
+    assert_import_lines_safe_for_evaluate(COMPARISON_PATH)
 
 
 def test_p_value_is_a_probability_that_falls_as_the_gap_grows(comparison, corpus):
