@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import app
+from space import examples, handlers, inputs, layout, render, scoring
 import bleu_explain
 from bleu_core import compute_bleu, segment_statistics
 from bleu_options import resolve_options
@@ -33,29 +33,29 @@ NONE_FORM = ("none", False, 4, "", "none", "", "closest", False)
 def score_text(predictions_text, references_text, form=DEFAULT_FORM):
     """run_score's outputs by name."""
     names = ["status", "score_html", "chart", "signature", "segments", "json", "state", "segment", "explain"]
-    return dict(zip(names, app.run_score(app.SOURCE_TEXT, predictions_text, references_text, None, None, *form)))
+    return dict(zip(names, handlers.run_score(inputs.SOURCE_TEXT, predictions_text, references_text, None, None, *form)))
 
 
 # ------------------------------------------------------------------ reading inputs
 
 
 def test_split_lines_drops_trailing_blank_lines_but_keeps_inner_empty_segments():
-    assert app.split_lines("a\r\n\nb\n\n  \n") == ["a", "", "b"]
-    assert app.split_lines("") == [] and app.split_lines(None) == []
+    assert inputs.split_lines("a\r\n\nb\n\n  \n") == ["a", "", "b"]
+    assert inputs.split_lines("") == [] and inputs.split_lines(None) == []
 
 
 def test_reference_sets_are_separated_by_dash_lines_and_transposed_per_segment():
-    sets = app.parse_reference_sets("r1 a\nr1 b\n---\nr2 a\nr2 b\n")
+    sets = inputs.parse_reference_sets("r1 a\nr1 b\n---\nr2 a\nr2 b\n")
     assert sets == [["r1 a", "r1 b"], ["r2 a", "r2 b"]]
-    assert app.references_per_segment(sets, 2) == [["r1 a", "r2 a"], ["r1 b", "r2 b"]]
-    assert app.parse_reference_sets("only\n  ---  \n\n---\n") == [["only"]]  # empty sets ignored
+    assert inputs.references_per_segment(sets, 2) == [["r1 a", "r2 a"], ["r1 b", "r2 b"]]
+    assert inputs.parse_reference_sets("only\n  ---  \n\n---\n") == [["only"]]  # empty sets ignored
 
 
 def test_reference_set_of_the_wrong_length_names_the_set_and_the_fix():
     with pytest.raises(ValueError, match=r"reference set 2 has 1 line but there are 2 predictions.*---"):
-        app.references_per_segment([["a", "b"], ["c"]], 2)
+        inputs.references_per_segment([["a", "b"], ["c"]], 2)
     with pytest.raises(ValueError, match="references are empty"):
-        app.references_per_segment([], 1)
+        inputs.references_per_segment([], 1)
 
 
 def test_uploaded_files_give_the_same_segments_as_pasted_text(tmp_path):
@@ -65,10 +65,10 @@ def test_uploaded_files_give_the_same_segments_as_pasted_text(tmp_path):
     reference_1.write_text("a b\r\nx\r\nd e\r\n", encoding="utf-8")
     reference_2 = tmp_path / "ref2.txt"
     reference_2.write_text("\ufeffa c\ny\nd\n", encoding="utf-8")  # BOM dropped
-    from_files = app.load_inputs(app.SOURCE_FILES, "", "", str(hypothesis), [str(reference_1), str(reference_2)])
+    from_files = inputs.load_inputs(inputs.SOURCE_FILES, "", "", str(hypothesis), [str(reference_1), str(reference_2)])
     assert from_files == (["a b c", "", "d e"], [["a b", "a c"], ["x", "y"], ["d e", "d"]])
     # The pasted form of the same data; the empty middle prediction stays a segment.
-    pasted = app.load_inputs(app.SOURCE_TEXT, "a b c\n\nd e", "a b\nx\nd e\n---\na c\ny\nd", None, None)
+    pasted = inputs.load_inputs(inputs.SOURCE_TEXT, "a b c\n\nd e", "a b\nx\nd e\n---\na c\ny\nd", None, None)
     assert pasted == from_files
 
 
@@ -76,31 +76,31 @@ def test_bad_files_give_clear_messages(tmp_path):
     latin = tmp_path / "latin1.txt"
     latin.write_bytes("caf\xe9\n".encode("latin-1"))
     with pytest.raises(ValueError, match=r"'latin1.txt' is not UTF-8 text"):
-        app.load_inputs(app.SOURCE_FILES, "", "", str(latin), [str(latin)])
+        inputs.load_inputs(inputs.SOURCE_FILES, "", "", str(latin), [str(latin)])
     with pytest.raises(ValueError, match="no hypothesis file uploaded"):
-        app.load_inputs(app.SOURCE_FILES, "x", "x", None, None)
+        inputs.load_inputs(inputs.SOURCE_FILES, "x", "x", None, None)
     with pytest.raises(ValueError, match="no reference file uploaded"):
-        app.load_inputs(app.SOURCE_FILES, "", "", str(latin), [])
+        inputs.load_inputs(inputs.SOURCE_FILES, "", "", str(latin), [])
 
 
 def test_form_options_become_the_metrics_keyword_arguments():
-    assert app.parse_weights(" 0.5, 0.3 0.2 ") == [0.5, 0.3, 0.2]
-    assert app.parse_weights("  ") is None
+    assert inputs.parse_weights(" 0.5, 0.3 0.2 ") == [0.5, 0.3, 0.2]
+    assert inputs.parse_weights("  ") is None
     with pytest.raises(ValueError, match="not numbers"):
-        app.parse_weights("half half")
-    kwargs = app.option_kwargs("none", True, 3, "", "floor", " 0.2 ", "shortest", True)
+        inputs.parse_weights("half half")
+    kwargs = inputs.option_kwargs("none", True, 3, "", "floor", " 0.2 ", "shortest", True)
     assert kwargs == {"tokenizer": "none", "lowercase": True, "max_order": 3, "smooth": "floor",
                       "smooth_value": 0.2, "ref_length": "shortest", "effective_order": True}
     # Given weights set the order, so the slider cannot contradict them.
-    assert "max_order" not in app.option_kwargs("13a", False, 4, "0.5 0.5", "none", "", "closest", False)
+    assert "max_order" not in inputs.option_kwargs("13a", False, 4, "0.5 0.5", "none", "", "closest", False)
     with pytest.raises(ValueError, match="smoothing value 'abc' is not a number"):
-        app.option_kwargs("13a", False, 4, "", "floor", "abc", "closest", False)
+        inputs.option_kwargs("13a", False, 4, "", "floor", "abc", "closest", False)
 
 
 def test_every_tokenizer_and_smoothing_in_the_form_is_one_the_core_accepts():
-    for _, tokenizer in app.TOKENIZER_CHOICES:
-        for _, smooth in app.SMOOTH_CHOICES:
-            resolve_options(**app.option_kwargs(tokenizer, False, 4, "", smooth, "", "closest", False))
+    for _, tokenizer in layout.TOKENIZER_CHOICES:
+        for _, smooth in layout.SMOOTH_CHOICES:
+            resolve_options(**inputs.option_kwargs(tokenizer, False, 4, "", smooth, "", "closest", False))
 
 
 # ------------------------------------------------------------------ scoring through the page
@@ -119,16 +119,16 @@ def test_score_equals_the_module_and_the_seed():
 def test_chart_and_segment_table_hold_the_cores_numbers():
     predictions = ["the cat sat on the mat", "a dog", "the the the"]
     references = [["the cat sat on the mat"], ["the dog barked"], ["the cat"]]
-    scored = app.score_corpus(predictions, references, {"tokenizer": "13a", "smooth": "floor"})
+    scored = scoring.score_corpus(predictions, references, {"tokenizer": "13a", "smooth": "floor"})
     expected = compute_bleu(predictions, references, smooth="floor", return_sentence_scores=True)
-    chart = app.precision_frame(scored)
+    chart = scoring.precision_frame(scored)
     assert chart["value"].tolist() == expected["precisions"] + [expected["brevity_penalty"]]
     assert chart["measure"].tolist()[-1] == "brevity penalty"
-    table = app.segments_frame(scored)
+    table = scoring.segments_frame(scored)
     assert table["#"].tolist() == [1, 2, 3]
     assert table["BLEU"].tolist() == [round(b, 4) for b in expected["sentence_bleu"]]
     assert table["hyp len"].tolist() == [6, 2, 3] and table["ref len"].tolist() == [6, 3, 2]
-    assert app.metric_result(scored) == {k: v for k, v in expected.items() if k != "sentence_bleu"}
+    assert scoring.metric_result(scored) == {k: v for k, v in expected.items() if k != "sentence_bleu"}
 
 
 @pytest.mark.parametrize(
@@ -149,19 +149,19 @@ def test_bad_input_shows_the_modules_message_in_the_status_line(predictions_text
     assert "Traceback" not in out["status"].value
 
 
-@pytest.mark.parametrize("label, row", app.EXAMPLES, ids=[label for label, _ in app.EXAMPLES])
+@pytest.mark.parametrize("label, row", examples.EXAMPLES, ids=[label for label, _ in examples.EXAMPLES])
 def test_every_example_scores_as_the_module_does(label, row):
     predictions_text, references_text, *form = row
-    outputs = app.run_example(predictions_text, references_text, *form)
-    assert outputs[1] == app.SOURCE_TEXT  # switched to the text tab
+    outputs = handlers.run_example(predictions_text, references_text, *form)
+    assert outputs[1] == inputs.SOURCE_TEXT  # switched to the text tab
     result = outputs[2 + 5]
-    predictions = app.split_lines(predictions_text)
-    references = app.references_per_segment(app.parse_reference_sets(references_text), len(predictions))
-    assert result == compute_bleu(predictions, references, **app.option_kwargs(*form))
+    predictions = inputs.split_lines(predictions_text)
+    references = inputs.references_per_segment(inputs.parse_reference_sets(references_text), len(predictions))
+    assert result == compute_bleu(predictions, references, **inputs.option_kwargs(*form))
 
 
 def test_examples_reproduce_the_seed_numbers():
-    results = {label: app.run_example(*row)[7] for label, row in app.EXAMPLES}
+    results = {label: handlers.run_example(*row)[7] for label, row in examples.EXAMPLES}
     by_start = lambda start: next(v for k, v in results.items() if k.startswith(start))  # noqa: E731
     assert by_start("the cat the cat")["bleu"] == pytest.approx(0.4671379777282001, rel=1e-12)
     the_the = by_start("the the the")
@@ -173,9 +173,9 @@ def test_examples_reproduce_the_seed_numbers():
 
 
 def test_example_files_exist_and_match_the_paper_example():
-    hypothesis = app.EXAMPLES_DIR / "paper_candidates.txt"
-    references = [app.EXAMPLES_DIR / f"paper_reference{i}.txt" for i in (1, 2, 3)]
-    predictions, grouped = app.load_inputs(app.SOURCE_FILES, "", "", str(hypothesis), [str(r) for r in references])
+    hypothesis = examples.EXAMPLES_DIR / "paper_candidates.txt"
+    references = [examples.EXAMPLES_DIR / f"paper_reference{i}.txt" for i in (1, 2, 3)]
+    predictions, grouped = inputs.load_inputs(inputs.SOURCE_FILES, "", "", str(hypothesis), [str(r) for r in references])
     assert len(predictions) == 2 and all(len(group) == 3 for group in grouped)
     assert predictions[0].startswith("It is a guide to action which ensures")
 
@@ -218,9 +218,9 @@ def test_explain_brevity_penalty_and_shortest_reference_arithmetic():
 
 
 def test_explain_the_papers_candidates_gives_the_papers_fractions():
-    _, row = next(item for item in app.EXAMPLES if item[0].startswith("Paper"))
+    _, row = next(item for item in examples.EXAMPLES if item[0].startswith("Paper"))
     predictions_text, references_text, *form = row
-    outputs = app.run_example(predictions_text, references_text, *form)
+    outputs = handlers.run_example(predictions_text, references_text, *form)
     scored = outputs[2 + 6]
     first = bleu_explain.explain_segment(scored.predictions[0], scored.references[0], scored.options)
     second = bleu_explain.explain_segment(scored.predictions[1], scored.references[1], scored.options)
@@ -266,7 +266,7 @@ SENTENCE = st.lists(WORDS, max_size=12).map(" ".join)
 @given(
     prediction=SENTENCE,
     references=st.lists(SENTENCE, min_size=1, max_size=3),
-    tokenizer=st.sampled_from(sorted(app.TOKENIZERS)),
+    tokenizer=st.sampled_from(sorted(layout.TOKENIZERS)),
     lowercase=st.booleans(),
     max_order=st.integers(1, 5),
     smooth=st.sampled_from(["none", "method5", "method7"]),
@@ -291,25 +291,25 @@ def test_explain_tables_equal_the_core_on_real_wmt17_segments():
 
 
 def test_explain_view_html_escapes_text_and_handles_out_of_range_segments():
-    scored = app.score_corpus(["<b>bold</b> & co"], [["<b>bold</b>"]], {"tokenizer": "none"})
-    page = app.explain_number(scored, 1)
+    scored = scoring.score_corpus(["<b>bold</b> & co"], [["<b>bold</b>"]], {"tokenizer": "none"})
+    page = render.explain_number(scored, 1)
     assert "&lt;b&gt;bold&lt;/b&gt;" in page and "<b>bold</b>" not in page
     assert 'id="explain-bleu">0.0000<' in page  # no bigram matches, unsmoothed
-    assert "Pick a segment between 1 and 1" in app.explain_number(scored, 5)
-    assert "Score something first" in app.explain_number(None, 1)
+    assert "Pick a segment between 1 and 1" in render.explain_number(scored, 5)
+    assert "Score something first" in render.explain_number(None, 1)
 
 
 def test_clicking_a_table_row_explains_that_segment_even_after_sorting():
     import gradio as gr
 
-    scored = app.score_corpus(["a b c d", "x y"], [["a b c d"], ["x z"]], {"tokenizer": "none"})
+    scored = scoring.score_corpus(["a b c d", "x y"], [["a b c d"], ["x z"]], {"tokenizer": "none"})
     # A sorted table: the clicked row sits at position 0 but is segment 2.
     event = gr.SelectData(None, {"index": [0, 1], "value": 0.0, "row_value": [2, 0.0, 2, 2, "x y", "x z"]})
-    number, page, tabs = app.pick_segment(scored, event)
+    number, page, tabs = handlers.pick_segment(scored, event)
     assert number == 2 and "Segment 2" in page and tabs.selected == "explain"
 
 
 def test_the_page_builds_with_its_components():
-    demo = app.build_demo()
+    demo = layout.build_demo()
     ids = {getattr(block, "elem_id", None) for block in demo.blocks.values()}
     assert {"predictions", "references", "score-button", "score-view", "explain-html", "signature", "segments"} <= ids

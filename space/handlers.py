@@ -1,0 +1,70 @@
+"""What each button and click does: read the form, score through the core, return the outputs."""
+
+from __future__ import annotations
+
+import gradio as gr
+import pandas as pd
+
+from bleu_scoring import SMOOTHING_DEFAULTS
+
+from .inputs import SOURCE_TEXT, load_inputs, option_kwargs
+from .render import explain_number, placeholder_html, score_html
+from .scoring import metric_result, precision_frame, score_corpus, segments_frame
+
+
+def run_score(source, predictions_text, references_text, hypothesis_file, reference_files, *options):
+    """Score button: every output of the page, or the core's message in the status line."""
+    try:
+        predictions, references = load_inputs(
+            source, predictions_text, references_text, hypothesis_file, reference_files
+        )
+        scored = score_corpus(predictions, references, option_kwargs(*options))
+        explained = explain_number(scored, 1)
+    except (ValueError, TypeError, OSError) as error:
+        message = f"⚠️ **Cannot score:** {error}"
+        return (
+            gr.Markdown(message, visible=True), placeholder_html("No score: fix the input above."),
+            None, "", pd.DataFrame(), {}, None, 1,
+            placeholder_html("No segment to explain yet."),
+        )
+    top = max(1.0, *scored.result["precisions"])
+    return (
+        gr.Markdown("", visible=False),
+        score_html(scored),
+        gr.BarPlot(precision_frame(scored), y_lim=[0, top]),
+        scored.result["signature"],
+        segments_frame(scored),
+        metric_result(scored),
+        scored,
+        1,
+        explained,
+    )
+
+
+def run_example(predictions_text, references_text, *options):
+    """An example row: switch to the text tab and score it."""
+    return (gr.Tabs(selected=SOURCE_TEXT), SOURCE_TEXT) + run_score(
+        SOURCE_TEXT, predictions_text, references_text, None, None, *options
+    )
+
+
+def run_explain(scored, segment_number):
+    try:
+        return explain_number(scored, segment_number)
+    except (ValueError, TypeError) as error:
+        return placeholder_html(f"Cannot explain: {error}")
+
+
+def pick_segment(scored, event: gr.SelectData):
+    """Clicking a row of the per-segment table explains that segment."""
+    row = event.row_value if event.row_value else None
+    number = int(row[0]) if row else int(event.index[0]) + 1
+    return number, run_explain(scored, number), gr.Tabs(selected="explain")
+
+
+def smooth_value_hint(method: str):
+    """The value box follows the method: editable with its default shown, or locked."""
+    default = SMOOTHING_DEFAULTS.get(method)
+    if default is None:
+        return gr.Textbox(value="", interactive=False, placeholder=f"{method} takes no value")
+    return gr.Textbox(interactive=True, placeholder=f"blank = default {default:g}")

@@ -1,0 +1,154 @@
+"""The Blocks page: inputs and options on the left, the score and its views on the right."""
+
+from __future__ import annotations
+
+import gradio as gr
+import pandas as pd
+
+from bleu_scoring import SMOOTHING_DEFAULTS
+from bleu_tokenizers import TOKENIZERS
+
+from .examples import EXAMPLES, EXAMPLES_DIR
+from .handlers import pick_segment, run_example, run_explain, run_score, smooth_value_hint
+from .inputs import REFERENCE_SET_SEPARATOR, SOURCE_FILES, SOURCE_TEXT
+from .render import placeholder_html
+
+TOKENIZER_CHOICES = [
+    ("13a (WMT default)", "13a"),
+    ("none (spaces only)", "none"),
+    ("intl (Unicode)", "intl"),
+    ("zh (Chinese)", "zh"),
+    ("char (characters)", "char"),
+]
+assert {value for _, value in TOKENIZER_CHOICES} == set(TOKENIZERS)
+SMOOTH_CHOICES = [
+    ("none", "none"),
+    ("floor (sacreBLEU)", "floor"),
+    ("add-k (sacreBLEU)", "add-k"),
+    ("exp (sacreBLEU / mteval)", "exp"),
+    *[(f"{name} (Chen & Cherry)", name) for name in sorted(n for n in SMOOTHING_DEFAULTS if n.startswith("method"))],
+    ("add-one (legacy evaluate smooth=True)", "add-one"),
+]
+assert {value for _, value in SMOOTH_CHOICES} == set(SMOOTHING_DEFAULTS)
+
+
+INTRO = """
+# BLEU — score translations, and see why
+Corpus BLEU with every option of the metric, per-segment scores, and an **explain mode** that opens the
+clipping tables the BLEU paper draws by hand. Same numbers as `evaluate.load("bleu_metric.py")` and sacreBLEU.
+"""
+
+FORMAT_HELP = f"""
+**Format.** Predictions: one segment per line. References: one line per segment; for several references per
+segment, paste several *reference sets* separated by a line holding only `{REFERENCE_SET_SEPARATOR}`
+(like several reference files). Files: one hypothesis file and one or more reference files, UTF-8, one segment per line.
+"""
+
+
+def build_demo() -> gr.Blocks:
+    """The page; nothing is launched here, so tests can build it cheaply."""
+    with gr.Blocks(title="BLEU — score and explain") as demo:
+        gr.Markdown(INTRO, elem_id="title")
+        scored_state = gr.State(None)
+        source_state = gr.State(SOURCE_TEXT)
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=5, min_width=360) as input_column:
+                with gr.Tabs(selected=SOURCE_TEXT) as input_tabs:
+                    with gr.Tab("Paste text", id=SOURCE_TEXT) as text_tab:
+                        predictions_box = gr.Textbox(
+                            label="Predictions (one segment per line)", lines=5, max_lines=14,
+                            placeholder="the cat the cat on the mat", elem_id="predictions",
+                        )
+                        references_box = gr.Textbox(
+                            label=f"References (one line per segment; reference sets separated by {REFERENCE_SET_SEPARATOR})",
+                            lines=6, max_lines=18, elem_id="references",
+                            placeholder=f"the cat is on the mat\n{REFERENCE_SET_SEPARATOR}\nthere is a cat on the mat",
+                        )
+                    with gr.Tab("Upload files", id=SOURCE_FILES) as files_tab:
+                        hypothesis_file = gr.File(label="Hypothesis file (one prediction per line)", height=110, elem_id="hypothesis-file")
+                        reference_files = gr.File(
+                            label="Reference files (one or more)",
+                            file_count="multiple", height=140, elem_id="reference-files",
+                        )
+                        gr.Examples(
+                            examples=[[str(EXAMPLES_DIR / "paper_candidates.txt"),
+                                       [str(EXAMPLES_DIR / f"paper_reference{i}.txt") for i in (1, 2, 3)]]],
+                            inputs=[hypothesis_file, reference_files],
+                            example_labels=["Paper: 2 candidates, 3 reference files"],
+                            label="Example files",
+                        )
+                with gr.Accordion("Options", open=True):
+                    with gr.Row():
+                        tokenizer = gr.Dropdown(TOKENIZER_CHOICES, value="13a", label="Tokenizer")
+                        ref_length = gr.Radio(
+                            [("closest", "closest"), ("shortest", "shortest")], value="closest",
+                            label="Reference length", info="closest to c (paper) or shortest",
+                        )
+                    with gr.Row():
+                        max_order = gr.Slider(1, 8, value=4, step=1, label="Max n-gram order")
+                        weights = gr.Textbox(
+                            label="Weights (optional)", placeholder="e.g. 0.5, 0.5",
+                            info="blank = uniform 1/N; their count sets the order",
+                        )
+                    with gr.Row():
+                        smooth = gr.Dropdown(SMOOTH_CHOICES, value="none", label="Smoothing")
+                        smooth_value = gr.Textbox(
+                            "", label="Smoothing value", placeholder="none takes no value", interactive=False,
+                        )
+                    with gr.Row():
+                        lowercase = gr.Checkbox(False, label="Lowercase")
+                        effective_order = gr.Checkbox(False, label="Effective order (sentence-level)")
+                score_button = gr.Button("Score", variant="primary", size="lg", elem_id="score-button")
+            with gr.Column(scale=7, min_width=420):
+                status = gr.Markdown("", visible=False, elem_id="status")
+                score_view = gr.HTML(placeholder_html("Paste text or pick an example, then press Score."),
+                                     elem_id="score-view", js_on_load=None)
+                with gr.Tabs(selected="overview") as result_tabs:
+                    with gr.Tab("Overview", id="overview"):
+                        chart = gr.BarPlot(
+                            None, x="measure", y="value", color="kind", y_lim=[0, 1], height=260, color_title="",
+                            color_map={"precision": "#6366f1", "brevity penalty": "#10b981"},
+                            x_title=" ", y_title=" ", label="Modified n-gram precisions and brevity penalty",
+                            sort=None, x_label_angle=0, elem_id="chart",
+                        )
+                        signature = gr.Textbox(label="Signature (put it next to the score)", interactive=False,
+                                               buttons=["copy"], elem_id="signature")
+                    with gr.Tab("Per segment", id="segments"):
+                        gr.Markdown("Sort with a column's ⋮ menu (e.g. lowest BLEU first); click a row to explain that segment.")
+                        segments = gr.Dataframe(
+                            pd.DataFrame(), interactive=False, max_height=420, elem_id="segments",
+                            datatype=["number", "number", "number", "number", "str", "str"], wrap=False,
+                            show_search="search", column_widths=["64px", "84px", "80px", "80px", "40%", "40%"],
+                        )
+                    with gr.Tab("Explain", id="explain", elem_id="explain-tab"):
+                        with gr.Row():
+                            segment_number = gr.Number(1, label="Segment #", precision=0, minimum=1, scale=1)
+                            explain_button = gr.Button("Explain this segment", scale=2, elem_id="explain-button")
+                        explain_view = gr.HTML(placeholder_html("Score something first, then pick a segment to explain."),
+                                               elem_id="explain-html", js_on_load=None)
+                    with gr.Tab("JSON", id="json"):
+                        result_json = gr.JSON(label="Metric result (as evaluate returns it)", open=True)
+
+        option_inputs = [tokenizer, lowercase, max_order, weights, smooth, smooth_value, ref_length, effective_order]
+        score_outputs = [status, score_view, chart, signature, segments, result_json, scored_state,
+                         segment_number, explain_view]
+        with input_column:  # below the Score button, one click away
+            gr.Examples(
+                examples=[row for _, row in EXAMPLES],
+                example_labels=[label for label, _ in EXAMPLES],
+                inputs=[predictions_box, references_box, *option_inputs],
+                outputs=[input_tabs, source_state, *score_outputs],
+                fn=run_example, run_on_click=True, cache_examples=False,
+                label="Examples from the BLEU tutorials: one click loads and scores", examples_per_page=8,
+            )
+            gr.Markdown(FORMAT_HELP, elem_id="format-help")
+
+        text_tab.select(lambda: SOURCE_TEXT, None, source_state)
+        files_tab.select(lambda: SOURCE_FILES, None, source_state)
+        smooth.change(smooth_value_hint, smooth, smooth_value)
+        score_inputs = [source_state, predictions_box, references_box, hypothesis_file, reference_files, *option_inputs]
+        score_button.click(run_score, score_inputs, score_outputs, api_name="score")
+        explain_button.click(run_explain, [scored_state, segment_number], explain_view)
+        segment_number.submit(run_explain, [scored_state, segment_number], explain_view)
+        segments.select(pick_segment, scored_state, [segment_number, explain_view, result_tabs])
+    return demo

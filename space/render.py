@@ -1,0 +1,137 @@
+"""HTML for the score card and explain mode; every number comes from the core or bleu_explain."""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Optional, Sequence
+
+from bleu_explain import (
+    SegmentExplanation,
+    bleu_arithmetic,
+    brevity_penalty_arithmetic,
+    explain_segment,
+    precision_arithmetic,
+    reference_length_choice,
+)
+from bleu_inputs import reference_counts
+
+from .scoring import ScoredCorpus
+
+
+def _format(value: float, digits: int = 4) -> str:
+    return f"{value:.{digits}f}"
+
+
+def score_html(scored: ScoredCorpus) -> str:
+    """The headline: BLEU large, with the numbers it is made of beneath."""
+    result = scored.result
+    bleu = result["bleu"]
+    num_refs = reference_counts(scored.references)
+    refs = str(num_refs[0]) if min(num_refs) == max(num_refs) else f"{min(num_refs)}–{max(num_refs)}"
+    segments = len(scored.predictions)
+    width = max(0.0, min(1.0, bleu)) * 100
+    return f"""
+<div class="bleu-card" id="bleu-score" data-bleu="{bleu!r}">
+  <div class="bleu-head">
+    <div>
+      <div class="bleu-caption">BLEU</div>
+      <div class="bleu-value" id="bleu-value">{_format(bleu)}</div>
+      <div class="bleu-scale">{bleu * 100:.2f} on sacreBLEU's 0–100 scale</div>
+    </div>
+    <div class="bleu-facts">
+      <div><span>segments</span><b>{segments:,}</b></div>
+      <div><span>references / segment</span><b>{refs}</b></div>
+      <div><span>brevity penalty</span><b>{_format(result["brevity_penalty"])}</b></div>
+      <div><span>length ratio c/r</span><b>{_format(result["length_ratio"])}</b></div>
+      <div><span>hypothesis length c</span><b>{result["translation_length"]:,}</b></div>
+      <div><span>reference length r</span><b>{result["reference_length"]:,}</b></div>
+    </div>
+  </div>
+  <div class="bleu-meter"><div style="width:{width:.2f}%"></div></div>
+</div>"""
+
+
+def placeholder_html(message: str) -> str:
+    return f'<div class="bleu-card bleu-empty">{html.escape(message)}</div>'
+
+
+def _tokens_html(tokens: Sequence[str]) -> str:
+    if not tokens:
+        return '<span class="tok-empty">(empty)</span>'
+    return "".join(f'<span class="tok">{html.escape(t)}</span>' for t in tokens)
+
+
+def _order_table_html(table, weight: Optional[float]) -> str:
+    rows = []
+    for item in table.rows:
+        css = "clip-full" if item.clipped == item.count else ("clip-none" if item.clipped == 0 else "clip-part")
+        rows.append(
+            f'<tr class="{css}"><td class="ng">{html.escape(item.text)}</td><td>{item.count}</td>'
+            f"<td>{item.max_ref_count}</td><td><b>{item.clipped}</b></td></tr>"
+        )
+    if not rows:
+        rows.append('<tr><td colspan="4" class="tok-empty">no n-grams of this order</td></tr>')
+    weight_note = "" if weight is None else f' <span class="weight">w = {weight:g}</span>'
+    return f"""
+<div class="ngram-table">
+  <div class="ngram-title">{table.order}-grams{weight_note}</div>
+  <table>
+    <thead><tr><th>n-gram</th><th title="times in the prediction">count</th><th title="most times in any one reference">max ref</th><th title="min(count, max ref)">clipped</th></tr></thead>
+    <tbody>{''.join(rows)}</tbody>
+    <tfoot><tr><td>sum</td><td>{table.total}</td><td></td><td><b>{table.clipped_total}</b></td></tr></tfoot>
+  </table>
+  <div class="ngram-precision">{html.escape(precision_arithmetic(table))}</div>
+</div>"""
+
+
+def explanation_html(explanation: SegmentExplanation, segment_number: int) -> str:
+    """Explain mode: tokens, one clipping table per order, then precisions, BP and BLEU."""
+    options = explanation.options
+    references = "".join(
+        f'<div class="tok-line"><span class="tok-label">reference {i} ({len(tokens)})</span>{_tokens_html(tokens)}</div>'
+        for i, tokens in enumerate(explanation.reference_tokens, start=1)
+    )
+    tables = []
+    for table in explanation.tables:
+        if table.precision is None and table.total == 0:
+            continue
+        weight = options.weights[table.order - 1] if table.order <= options.max_order else None
+        tables.append(_order_table_html(table, weight))
+    steps = [precision_arithmetic(t) for t in explanation.tables[: options.max_order]]
+    return f"""
+<div class="explain" id="explain-view">
+  <div class="explain-head">Segment {segment_number}: sentence BLEU
+    <b id="explain-bleu">{explanation.score.bleu:.4f}</b>
+    <span class="explain-sig">tokenizer {html.escape(options.tokenizer.signature())}{', lowercased' if options.lowercase else ''}</span>
+  </div>
+  <div class="tok-line"><span class="tok-label">prediction ({len(explanation.prediction_tokens)})</span>{_tokens_html(explanation.prediction_tokens)}</div>
+  {references}
+  <p class="explain-help">Each n-gram of the prediction counts at most as many times as it appears in the one
+  reference that has it most often: clipped = min(count, max ref count). The clipped sum over the
+  prediction's n-gram total is the modified precision p<sub>n</sub>.
+  <span class="legend"><span class="clip-full">fully matched</span><span class="clip-part">clipped</span><span class="clip-none">no match</span></span></p>
+  <div class="ngram-grid">{''.join(tables)}</div>
+  <div class="explain-steps">
+    <div><span>1 · modified precisions</span>{html.escape('   '.join(steps))}</div>
+    <div><span>2 · reference length</span>{html.escape(reference_length_choice(explanation))}</div>
+    <div><span>3 · brevity penalty</span>{html.escape(brevity_penalty_arithmetic(explanation))}</div>
+    <div><span>4 · BLEU</span>{html.escape(bleu_arithmetic(explanation))}</div>
+  </div>
+</div>"""
+
+
+def explain_number(scored: Optional[ScoredCorpus], segment_number: Any) -> str:
+    """Explain segment `segment_number` (1-based) of the last scored corpus, as HTML."""
+    if scored is None:
+        return placeholder_html("Score something first, then pick a segment to explain.")
+    try:
+        number = int(segment_number)
+    except (TypeError, ValueError):
+        number = 0
+    if not 1 <= number <= len(scored.predictions):
+        return placeholder_html(f"Pick a segment between 1 and {len(scored.predictions)}.")
+    index = number - 1
+    explanation = explain_segment(
+        scored.predictions[index], scored.references[index], scored.options, row=scored.stats[index]
+    )
+    return explanation_html(explanation, number)
