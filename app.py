@@ -16,6 +16,7 @@ import space  # noqa: F401  (sets the no-analytics environment before gradio is 
 import gradio as gr  # noqa: E402
 
 from space.layout import build_demo  # noqa: E402
+from space.inputs import MAX_FILE_MB  # noqa: E402
 from space.style import CSS  # noqa: E402
 
 
@@ -27,7 +28,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     build_demo().launch(
         server_name=args.host, server_port=args.port, share=False, show_error=False,
         theme=gr.themes.Soft(primary_hue="indigo", secondary_hue="emerald"), css=CSS,
-        footer_links=["gradio"],
+        footer_links=["gradio"], max_file_size=f"{MAX_FILE_MB}mb",
     )
 
 

@@ -9,36 +9,54 @@ from bleu_scoring import SMOOTHING_DEFAULTS
 
 from .inputs import SOURCE_TEXT, load_inputs, option_kwargs
 from .render import explain_number, placeholder_html, score_html
-from .scoring import metric_result, precision_frame, score_corpus, segments_frame
+from .scoring import metric_result, page_count, precision_frame, score_corpus, segments_page
+
+EXPLAIN_PROMPT = placeholder_html("Pick a segment: type its number and press Explain, or click a row of Per segment.")
 
 
 def run_score(source, predictions_text, references_text, hypothesis_file, reference_files, *options):
-    """Score button: every output of the page, or the core's message in the status line."""
+    """Score button: every output of the page, or the core's message in the status line.
+
+    Explain mode is not rendered here (it is rendered when its tab or a table row is opened), so
+    scoring a huge segment costs no explain HTML.
+    """
     try:
         predictions, references = load_inputs(
             source, predictions_text, references_text, hypothesis_file, reference_files
         )
         scored = score_corpus(predictions, references, option_kwargs(*options))
-        explained = explain_number(scored, 1)
     except (ValueError, TypeError, OSError) as error:
         message = f"⚠️ **Cannot score:** {error}"
         return (
-            gr.Markdown(message, visible=True), placeholder_html("No score: fix the input above."),
+            gr.Markdown(message, visible=True), placeholder_html("No score: fix the input and press Score again."),
             None, "", pd.DataFrame(), {}, None, 1,
-            placeholder_html("No segment to explain yet."),
+            placeholder_html("No segment to explain yet."), "", 1, "segment",
         )
     top = max(1.0, *scored.result["precisions"])
+    frame, caption = segments_page(scored, 1, "segment")
     return (
         gr.Markdown("", visible=False),
         score_html(scored),
         gr.BarPlot(precision_frame(scored), y_lim=[0, top]),
         scored.result["signature"],
-        segments_frame(scored),
+        frame,
         metric_result(scored),
         scored,
         1,
-        explained,
+        EXPLAIN_PROMPT,
+        caption,
+        1,
+        "segment",
     )
+
+
+def run_page(scored, page, sort):
+    """Another page, or another order, of the per-segment table (sorted over all segments)."""
+    if scored is None:
+        return pd.DataFrame(), "Score something first.", 1
+    number = min(max(1, int(page or 1)), page_count(scored))
+    frame, caption = segments_page(scored, number, sort)
+    return frame, caption, number
 
 
 def run_example(predictions_text, references_text, *options):
@@ -68,3 +86,9 @@ def smooth_value_hint(method: str):
     if default is None:
         return gr.Textbox(value="", interactive=False, placeholder=f"{method} takes no value")
     return gr.Textbox(interactive=True, placeholder=f"blank = default {default:g}")
+
+
+def release_state(scored) -> None:
+    """Gradio's delete_callback for the session's scored corpus: free its texts and arrays."""
+    if scored is not None:
+        scored.release()

@@ -12,6 +12,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 REFERENCE_SET_SEPARATOR = "---"
 SOURCE_TEXT, SOURCE_FILES = "text", "files"
+# A paste box holds at most this much: a browser text box slows down well before megabytes,
+# so larger test sets go through file upload (app.py's launch caps each upload at MAX_FILE_MB).
+MAX_PASTED_CHARS = 1_000_000
+MAX_FILE_MB = 50
 
 
 def split_lines(text: Optional[str]) -> List[str]:
@@ -83,6 +87,12 @@ def load_inputs(
         predictions = read_lines_file(hypothesis_file, "hypothesis file")
         sets = [read_lines_file(path, f"reference file {i}") for i, path in enumerate(files, start=1)]
     else:
+        for what, text in (("predictions", predictions_text), ("references", references_text)):
+            if len(text or "") > MAX_PASTED_CHARS:
+                raise ValueError(
+                    f"the pasted {what} are {len(text):,} characters, more than the {MAX_PASTED_CHARS:,} a paste box "
+                    f"takes; use the Upload files tab (up to {MAX_FILE_MB} MB per file)"
+                )
         predictions = split_lines(predictions_text)
         sets = parse_reference_sets(references_text)
     if not predictions:

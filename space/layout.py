@@ -9,9 +9,21 @@ from bleu_scoring import SMOOTHING_DEFAULTS
 from bleu_tokenizers import TOKENIZERS
 
 from .examples import EXAMPLES, EXAMPLES_DIR
-from .handlers import pick_segment, run_example, run_explain, run_score, smooth_value_hint
-from .inputs import REFERENCE_SET_SEPARATOR, SOURCE_FILES, SOURCE_TEXT
-from .render import placeholder_html
+from .handlers import pick_segment, release_state, run_example, run_explain, run_page, run_score, smooth_value_hint
+from .inputs import MAX_FILE_MB, MAX_PASTED_CHARS, REFERENCE_SET_SEPARATOR, SOURCE_FILES, SOURCE_TEXT
+from .render import MAX_NGRAM_ROWS_SHOWN, MAX_TOKENS_SHOWN, placeholder_html
+from .scoring import PAGE_ROWS, SORT_CHOICES
+
+# A scored corpus stays in its session for an hour at most, and is released when the tab closes.
+STATE_SECONDS = 3600
+# Uploaded files older than an hour are deleted, checked every 10 minutes.
+UPLOAD_CACHE_SECONDS = (600, 3600)
+SCROLL_TO_RESULT_JS = """() => { setTimeout(() => {
+  const status = document.querySelector('#status');
+  const shown = status && status.offsetParent !== null && status.innerText.trim();
+  const target = shown ? status : document.querySelector('#score-view');
+  if (target) target.scrollIntoView({block: 'nearest'});
+}, 60); }"""
 
 TOKENIZER_CHOICES = [
     ("13a (WMT default)", "13a"),
@@ -38,6 +50,18 @@ Corpus BLEU with every option of the metric, per-segment scores, and an **explai
 clipping tables the BLEU paper draws by hand. Same numbers as `evaluate.load("bleu_metric.py")` and sacreBLEU.
 """
 
+LIMITS_HELP = f"""
+**Limits.** Paste up to {MAX_PASTED_CHARS:,} characters per box (a few thousand lines); for larger test sets
+use *Upload files* (up to {MAX_FILE_MB} MB per file). Explain mode shows the first {MAX_TOKENS_SHOWN} tokens of
+each side and the first {MAX_NGRAM_ROWS_SHOWN} rows of each n-gram table (its sums count everything).
+"""
+
+SEGMENTS_HELP = f"""
+**Sentence BLEU** of each segment alone, with sacreBLEU's sentence-level settings (order 4, `exp`
+smoothing, effective order, closest reference length) on the same tokens as the corpus score; it does not follow the
+corpus options' order, weights or smoothing. Sorting covers all segments; {PAGE_ROWS} rows per page. Click a row to explain it.
+"""
+
 FORMAT_HELP = f"""
 **Format.** Predictions: one segment per line. References: one line per segment; for several references per
 segment, paste several *reference sets* separated by a line holding only `{REFERENCE_SET_SEPARATOR}`
@@ -47,9 +71,9 @@ segment, paste several *reference sets* separated by a line holding only `{REFER
 
 def build_demo() -> gr.Blocks:
     """The page; nothing is launched here, so tests can build it cheaply."""
-    with gr.Blocks(title="BLEU — score and explain") as demo:
+    with gr.Blocks(title="BLEU — score and explain", delete_cache=UPLOAD_CACHE_SECONDS) as demo:
         gr.Markdown(INTRO, elem_id="title")
-        scored_state = gr.State(None)
+        scored_state = gr.State(None, time_to_live=STATE_SECONDS, delete_callback=release_state)
         source_state = gr.State(SOURCE_TEXT)
         with gr.Row(equal_height=False):
             with gr.Column(scale=5, min_width=360) as input_column:
@@ -77,7 +101,10 @@ def build_demo() -> gr.Blocks:
                             example_labels=["Paper: 2 candidates, 3 reference files"],
                             label="Example files",
                         )
-                with gr.Accordion("Options", open=True):
+                score_button = gr.Button("Score", variant="primary", size="lg", elem_id="score-button")
+                gr.Markdown(LIMITS_HELP, elem_id="limits")
+                examples_slot = gr.Column()
+                with gr.Accordion("Options (13a, order 4, no smoothing unless changed)", open=False, elem_id="options"):
                     with gr.Row():
                         tokenizer = gr.Dropdown(TOKENIZER_CHOICES, value="13a", label="Tokenizer")
                         ref_length = gr.Radio(
@@ -98,7 +125,6 @@ def build_demo() -> gr.Blocks:
                     with gr.Row():
                         lowercase = gr.Checkbox(False, label="Lowercase")
                         effective_order = gr.Checkbox(False, label="Effective order (sentence-level)")
-                score_button = gr.Button("Score", variant="primary", size="lg", elem_id="score-button")
             with gr.Column(scale=7, min_width=420):
                 status = gr.Markdown("", visible=False, elem_id="status")
                 score_view = gr.HTML(placeholder_html("Paste text or pick an example, then press Score."),
@@ -114,15 +140,19 @@ def build_demo() -> gr.Blocks:
                         signature = gr.Textbox(label="Signature (put it next to the score)", interactive=False,
                                                buttons=["copy"], elem_id="signature")
                     with gr.Tab("Per segment", id="segments"):
-                        gr.Markdown("Sort with a column's ⋮ menu (e.g. lowest BLEU first); click a row to explain that segment.")
+                        gr.Markdown(SEGMENTS_HELP, elem_id="segments-help")
+                        with gr.Row():
+                            sort = gr.Dropdown(SORT_CHOICES, value="segment", label="Sort all segments by", scale=3,
+                                               elem_id="segments-sort")
+                            page = gr.Number(1, label="Page", precision=0, scale=1, elem_id="segments-page")
+                        segments_caption = gr.Markdown("", elem_id="segments-caption")
                         segments = gr.Dataframe(
                             pd.DataFrame(), interactive=False, max_height=420, elem_id="segments",
-                            datatype=["number", "number", "number", "number", "str", "str"], wrap=False,
-                            show_search="search", column_widths=["64px", "84px", "80px", "80px", "40%", "40%"],
+                            wrap=False, show_search="none",
                         )
-                    with gr.Tab("Explain", id="explain", elem_id="explain-tab"):
+                    with gr.Tab("Explain", id="explain", elem_id="explain-tab") as explain_tab:
                         with gr.Row():
-                            segment_number = gr.Number(1, label="Segment #", precision=0, minimum=1, scale=1)
+                            segment_number = gr.Number(1, label="Segment #", precision=0, scale=1, elem_id="segment-number")
                             explain_button = gr.Button("Explain this segment", scale=2, elem_id="explain-button")
                         explain_view = gr.HTML(placeholder_html("Score something first, then pick a segment to explain."),
                                                elem_id="explain-html", js_on_load=None)
@@ -131,8 +161,8 @@ def build_demo() -> gr.Blocks:
 
         option_inputs = [tokenizer, lowercase, max_order, weights, smooth, smooth_value, ref_length, effective_order]
         score_outputs = [status, score_view, chart, signature, segments, result_json, scored_state,
-                         segment_number, explain_view]
-        with input_column:  # below the Score button, one click away
+                         segment_number, explain_view, segments_caption, page, sort]
+        with examples_slot:  # right below the Score button, on the first screen
             gr.Examples(
                 examples=[row for _, row in EXAMPLES],
                 example_labels=[label for label, _ in EXAMPLES],
@@ -141,6 +171,7 @@ def build_demo() -> gr.Blocks:
                 fn=run_example, run_on_click=True, cache_examples=False,
                 label="Examples from the BLEU tutorials: one click loads and scores", examples_per_page=8,
             )
+        with input_column:
             gr.Markdown(FORMAT_HELP, elem_id="format-help")
 
         text_tab.select(lambda: SOURCE_TEXT, None, source_state)
@@ -151,4 +182,11 @@ def build_demo() -> gr.Blocks:
         explain_button.click(run_explain, [scored_state, segment_number], explain_view)
         segment_number.submit(run_explain, [scored_state, segment_number], explain_view)
         segments.select(pick_segment, scored_state, [segment_number, explain_view, result_tabs])
+        explain_tab.select(run_explain, [scored_state, segment_number], explain_view)
+        page_outputs = [segments, segments_caption, page]
+        page.submit(run_page, [scored_state, page, sort], page_outputs)
+        sort.input(lambda scored, order: run_page(scored, 1, order), [scored_state, sort], page_outputs)
+        # The result (or the error) is brought into view after Score and after an example click.
+        status.change(None, None, None, js=SCROLL_TO_RESULT_JS)
+        score_view.change(None, None, None, js=SCROLL_TO_RESULT_JS)
     return demo

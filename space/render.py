@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from typing import Any, Optional, Sequence
+from typing import AbstractSet, Any, Optional, Sequence
 
 from bleu_explain import (
     SegmentExplanation,
@@ -55,15 +55,30 @@ def placeholder_html(message: str) -> str:
     return f'<div class="bleu-card bleu-empty">{html.escape(message)}</div>'
 
 
-def _tokens_html(tokens: Sequence[str]) -> str:
+# Explain mode shows at most this much of one segment, so the page stays small for any input
+# (a 5 MB single-line segment would otherwise be hundreds of MB of HTML); the sums count everything.
+MAX_TOKENS_SHOWN = 300
+MAX_NGRAM_ROWS_SHOWN = 40
+
+
+def _hidden_note(hidden: int, what: str) -> str:
+    return f'<span class="hidden-note">… {hidden:,} more {what} not shown</span>' if hidden > 0 else ""
+
+
+def _tokens_html(tokens: Sequence[str], matched: AbstractSet[str] = frozenset()) -> str:
+    """The first MAX_TOKENS_SHOWN tokens; those the other side also has are marked as matched."""
     if not tokens:
         return '<span class="tok-empty">(empty)</span>'
-    return "".join(f'<span class="tok">{html.escape(t)}</span>' for t in tokens)
+    shown = "".join(
+        f'<span class="tok{" tok-match" if token in matched else ""}">{html.escape(token)}</span>'
+        for token in tokens[:MAX_TOKENS_SHOWN]
+    )
+    return shown + _hidden_note(len(tokens) - MAX_TOKENS_SHOWN, "tokens")
 
 
 def _order_table_html(table, weight: Optional[float]) -> str:
     rows = []
-    for item in table.rows:
+    for item in table.rows[:MAX_NGRAM_ROWS_SHOWN]:
         css = "clip-full" if item.clipped == item.count else ("clip-none" if item.clipped == 0 else "clip-part")
         rows.append(
             f'<tr class="{css}"><td class="ng">{html.escape(item.text)}</td><td>{item.count}</td>'
@@ -71,6 +86,12 @@ def _order_table_html(table, weight: Optional[float]) -> str:
         )
     if not rows:
         rows.append('<tr><td colspan="4" class="tok-empty">no n-grams of this order</td></tr>')
+    hidden = len(table.rows) - MAX_NGRAM_ROWS_SHOWN
+    if hidden > 0:
+        rows.append(
+            f'<tr><td colspan="4" class="hidden-note">showing {MAX_NGRAM_ROWS_SHOWN} of {len(table.rows):,} distinct '
+            f"{table.order}-grams ({hidden:,} hidden); the sums below count them all</td></tr>"
+        )
     weight_note = "" if weight is None else f' <span class="weight">w = {weight:g}</span>'
     return f"""
 <div class="ngram-table">
@@ -87,8 +108,11 @@ def _order_table_html(table, weight: Optional[float]) -> str:
 def explanation_html(explanation: SegmentExplanation, segment_number: int) -> str:
     """Explain mode: tokens, one clipping table per order, then precisions, BP and BLEU."""
     options = explanation.options
+    hypothesis_words = set(explanation.prediction_tokens)
+    matched_words = {item.ngram[0] for item in explanation.tables[0].rows if item.max_ref_count > 0}
     references = "".join(
-        f'<div class="tok-line"><span class="tok-label">reference {i} ({len(tokens)})</span>{_tokens_html(tokens)}</div>'
+        f'<div class="tok-line"><span class="tok-label">reference {i} ({len(tokens):,})</span>'
+        f"{_tokens_html(tokens, hypothesis_words)}</div>"
         for i, tokens in enumerate(explanation.reference_tokens, start=1)
     )
     tables = []
@@ -100,11 +124,12 @@ def explanation_html(explanation: SegmentExplanation, segment_number: int) -> st
     steps = [precision_arithmetic(t) for t in explanation.tables[: options.max_order]]
     return f"""
 <div class="explain" id="explain-view">
-  <div class="explain-head">Segment {segment_number}: sentence BLEU
+  <div class="explain-head">Segment {segment_number}: BLEU of this segment alone, with the corpus options
     <b id="explain-bleu">{explanation.score.bleu:.4f}</b>
     <span class="explain-sig">tokenizer {html.escape(options.tokenizer.signature())}{', lowercased' if options.lowercase else ''}</span>
   </div>
-  <div class="tok-line"><span class="tok-label">prediction ({len(explanation.prediction_tokens)})</span>{_tokens_html(explanation.prediction_tokens)}</div>
+  <div class="tok-line"><span class="tok-label">prediction ({len(explanation.prediction_tokens):,})</span>{_tokens_html(explanation.prediction_tokens, matched_words)}</div>
+  <p class="explain-help">Highlighted tokens appear on the other side (unigram matches).</p>
   {references}
   <p class="explain-help">Each n-gram of the prediction counts at most as many times as it appears in the one
   reference that has it most often: clipped = min(count, max ref count). The clipped sum over the

@@ -13,6 +13,7 @@ import math
 import random
 
 import pytest
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,8 @@ NONE_FORM = ("none", False, 4, "", "none", "", "closest", False)
 
 def score_text(predictions_text, references_text, form=DEFAULT_FORM):
     """run_score's outputs by name."""
-    names = ["status", "score_html", "chart", "signature", "segments", "json", "state", "segment", "explain"]
+    names = ["status", "score_html", "chart", "signature", "segments", "json", "state", "segment", "explain",
+             "segments_caption", "page", "sort"]
     return dict(zip(names, handlers.run_score(inputs.SOURCE_TEXT, predictions_text, references_text, None, None, *form)))
 
 
@@ -120,15 +122,67 @@ def test_chart_and_segment_table_hold_the_cores_numbers():
     predictions = ["the cat sat on the mat", "a dog", "the the the"]
     references = [["the cat sat on the mat"], ["the dog barked"], ["the cat"]]
     scored = scoring.score_corpus(predictions, references, {"tokenizer": "13a", "smooth": "floor"})
-    expected = compute_bleu(predictions, references, smooth="floor", return_sentence_scores=True)
+    expected = compute_bleu(predictions, references, smooth="floor")
     chart = scoring.precision_frame(scored)
     assert chart["value"].tolist() == expected["precisions"] + [expected["brevity_penalty"]]
     assert chart["measure"].tolist()[-1] == "brevity penalty"
-    table = scoring.segments_frame(scored)
+    table, caption = scoring.segments_page(scored)
     assert table["#"].tolist() == [1, 2, 3]
-    assert table["BLEU"].tolist() == [round(b, 4) for b in expected["sentence_bleu"]]
+    # Per-segment scores are sacreBLEU's sentence BLEU whatever the corpus smoothing (here floor).
+    oracle = [sacrebleu.BLEU(effective_order=True).sentence_score(p, r).score / 100 for p, r in zip(predictions, references)]
+    assert scored.sentence_bleu.tolist() == pytest.approx(oracle, rel=1e-12)
+    assert table["sentence BLEU"].tolist() == [f"{b:.4f}" for b in oracle]
     assert table["hyp len"].tolist() == [6, 2, 3] and table["ref len"].tolist() == [6, 3, 2]
-    assert scoring.metric_result(scored) == {k: v for k, v in expected.items() if k != "sentence_bleu"}
+    assert "of **3**" in caption
+    assert scoring.metric_result(scored) == expected
+
+
+def test_segment_table_pages_and_sorts_over_all_segments_and_shows_every_reference():
+    hypothesis = wmt17_lines("uedin-nmt.4722.de")[:130]
+    reference = wmt17_lines("newstest2017-ende.ref.de")[:130]
+    other = wmt17_lines("online-B.0.de")[:130]
+    scored = scoring.score_corpus(hypothesis, [[r, o] for r, o in zip(reference, other)], {"tokenizer": "13a"})
+    oracle = [sacrebleu.BLEU(effective_order=True).sentence_score(h, [r, o]).score / 100
+              for h, r, o in zip(hypothesis, reference, other)]
+    assert scored.sentence_bleu.tolist() == pytest.approx(oracle, rel=1e-9)
+    last, caption = scoring.segments_page(scored, 3, "segment")
+    assert last["#"].tolist() == list(range(101, 131)) and "Segments 101–130 of **130** (page 3 of 3)" in caption
+    assert last["reference 2"].tolist()[0] == other[100]
+    lowest, _ = scoring.segments_page(scored, 1, "bleu-asc")
+    assert lowest["#"].iloc[0] == 1 + min(range(130), key=lambda i: (oracle[i], i))
+    highest, _ = scoring.segments_page(scored, 99, "bleu-desc")  # past the end: the last page
+    assert len(highest) == 30
+    with pytest.raises(ValueError, match="unknown sort"):
+        scoring.sorted_order(scored, "nonsense")
+
+
+def test_long_text_is_cut_in_the_table_and_explain_mode_stays_small():
+    words = [f"w{i % 997}" for i in range(60000)]
+    line, reference = " ".join(words), " ".join(reversed(words))
+    scored = scoring.score_corpus([line], [[reference]], {"tokenizer": "none"})
+    table, _ = scoring.segments_page(scored)
+    assert len(table["prediction"].iloc[0]) < scoring.MAX_CELL_CHARS + 40 and "chars)" in table["prediction"].iloc[0]
+    page = render.explain_number(scored, 1)
+    assert len(page) < 200_000  # bounded whatever the segment's length
+    assert "59,700 more tokens not shown" in page
+    assert f"showing {render.MAX_NGRAM_ROWS_SHOWN} of 997 distinct 1-grams" in page
+    expected = segment_statistics([line], [[reference]], resolve_options(tokenizer="none"))[0]
+    assert f"p1 = {expected[2]}/{expected[6]}" in page  # the sums still count every n-gram
+
+
+def test_scoring_does_not_render_explain_mode_and_state_is_released():
+    out = score_text(CAT, "\n---\n".join(CAT_REFS), NONE_FORM)
+    assert "Pick a segment" in out["explain"]
+    scored = out["state"]
+    handlers.release_state(scored)
+    assert scored.predictions == [] and len(scored.stats) == 0
+    handlers.release_state(None)
+
+
+def test_a_paste_past_the_limit_points_to_upload():
+    big = "a\n" * (inputs.MAX_PASTED_CHARS // 2 + 1)
+    out = score_text(big, big)
+    assert "use the Upload files tab" in out["status"].value and "1,000,000" in out["status"].value
 
 
 @pytest.mark.parametrize(
@@ -185,7 +239,7 @@ def test_wmt17_system_scores_through_the_page_as_the_module_does():
     reference = wmt17_lines("newstest2017-ende.ref.de")
     out = score_text("\n".join(hypothesis), "\n".join(reference))
     assert out["json"] == compute_bleu(hypothesis, [[r] for r in reference])
-    assert len(out["segments"]) == 3004
+    assert "of **3,004**" in out["segments_caption"] and len(out["segments"]) == scoring.PAGE_ROWS
 
 
 # ------------------------------------------------------------------ explain mode
@@ -296,6 +350,7 @@ def test_explain_view_html_escapes_text_and_handles_out_of_range_segments():
     assert "&lt;b&gt;bold&lt;/b&gt;" in page and "<b>bold</b>" not in page
     assert 'id="explain-bleu">0.0000<' in page  # no bigram matches, unsmoothed
     assert "Pick a segment between 1 and 1" in render.explain_number(scored, 5)
+    assert "Pick a segment between 1 and 1" in render.explain_number(scored, 0)
     assert "Score something first" in render.explain_number(None, 1)
 
 

@@ -90,8 +90,12 @@ def browser():
         chromium.close()
 
 
-def open_page(browser, url):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def open_page(browser, url, viewport=DESKTOP):
+    page = browser.new_page(viewport=viewport)
     page.set_default_timeout(30000)
     page.goto(url, wait_until="domcontentloaded")
     page.wait_for_selector("#score-button")
@@ -172,4 +176,77 @@ def test_an_example_loads_and_scores_with_one_click(app_url, browser):
     assert bleu == compute_bleu(["the cat the cat on the mat"], [["the cat is on the mat", "there is a cat on the mat"]],
                                 tokenizer="none")["bleu"]
     assert page.locator("#predictions textarea").input_value() == "the cat the cat on the mat"
+    page.close()
+
+
+def in_viewport(page, selector) -> bool:
+    """Whether the element's box overlaps the visible part of the page (some of it is on screen)."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] < size["height"] and box["y"] + box["height"] > 0 and box["x"] < size["width"]
+
+
+def js_heap_mb(page) -> float:
+    """The page's used JS heap, from Chromium's DevTools protocol."""
+    session = page.context.new_cdp_session(page)
+    session.send("HeapProfiler.collectGarbage")
+    session.send("Performance.enable")
+    metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+    return metrics["JSHeapUsedSize"] / 2**20
+
+
+def test_first_screen_shows_paste_score_and_examples(app_url, browser, tmp_path):
+    page = open_page(browser, app_url)
+    for selector in ("#predictions textarea", "#score-button", "text=the cat the cat on the mat → 0.467"):
+        assert in_viewport(page, selector), f"{selector} is not on the first screen at 1280x900"
+    page.screenshot(path=str(tmp_path / "first-screen-1280.png"))
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_result_and_error_are_brought_into_view(app_url, browser, tmp_path, viewport):
+    page = open_page(browser, app_url, viewport)
+    page.locator("#predictions textarea").fill("one\ntwo")
+    page.locator("#references textarea").fill("only one reference line")
+    page.locator("#score-button").click()
+    page.locator("#status").wait_for()
+    page.wait_for_timeout(400)  # the scroll runs just after the update
+    assert in_viewport(page, "#status"), "the error is off-screen after Score"
+    page.screenshot(path=str(tmp_path / f"error-{viewport['width']}.png"))
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the example list sits low on a phone
+    page.get_by_text("the cat the cat on the mat → 0.467").click()
+    page.wait_for_selector("#bleu-score")
+    page.wait_for_timeout(400)
+    assert in_viewport(page, "#bleu-score"), "the score is off-screen after an example click"
+    page.screenshot(path=str(tmp_path / f"example-{viewport['width']}.png"))
+    page.close()
+
+
+def test_a_5mb_single_line_segment_scores_and_explains_within_bounds(app_url, browser, tmp_path):
+    words = [f"w{i % 5003}" for i in range(800_000)]
+    hypothesis, reference = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hypothesis.write_text(" ".join(words)[:5_000_000] + "\n", encoding="utf-8")
+    reference.write_text(" ".join(words[1:] + words[:1])[:5_000_000] + "\n", encoding="utf-8")
+    page = open_page(browser, app_url)
+    page.get_by_role("tab", name="Upload files").click()
+    page.locator("#hypothesis-file input[type=file]").set_input_files(str(hypothesis))
+    page.locator("#reference-files input[type=file]").set_input_files([str(reference)])
+    page.wait_for_selector('#hypothesis-file :text("MB")')
+    page.wait_for_selector('#reference-files :text("MB")')
+    started = time.monotonic()
+    page.locator("#score-button").click()
+    page.wait_for_selector("#bleu-score")
+    scored_s = time.monotonic() - started
+    expected = compute_bleu(hypothesis.read_text().splitlines(), reference.read_text().splitlines(), tokenizer="13a")
+    assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
+    page.get_by_role("tab", name="Explain").click()
+    page.wait_for_selector("#explain-view", timeout=60000)
+    explained_s = time.monotonic() - started
+    text = page.locator("#explain-view").inner_text()
+    assert "more tokens not shown" in text and "distinct 1-grams" in text
+    heap = js_heap_mb(page)
+    (tmp_path / "numbers.txt").write_text(f"score {scored_s:.1f} s, explain {explained_s:.1f} s, JS heap {heap:.0f} MB\n")
+    print(f"5 MB segment: score {scored_s:.1f} s, score+explain {explained_s:.1f} s, JS heap {heap:.0f} MB")
+    assert heap < 300, f"the page holds {heap:.0f} MB of JS heap"
+    page.screenshot(path=str(tmp_path / "explain-5mb.png"))
     page.close()
