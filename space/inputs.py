@@ -27,15 +27,25 @@ def split_lines(text: Optional[str]) -> List[str]:
 
 
 def parse_reference_sets(text: Optional[str]) -> List[List[str]]:
-    """Reference sets from the text box: blocks of lines separated by a line holding only `---`."""
+    """Reference sets from the text box: blocks of lines separated by a line holding only `---`.
+
+    Blank lines around a `---` (at the start or end of a block) are layout, not segments, so
+    they are trimmed; blank lines inside a block stay empty references.
+    """
     sets: List[List[str]] = [[]]
     for line in (text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         if line.strip() == REFERENCE_SET_SEPARATOR:
             sets.append([])
         else:
             sets[-1].append(line)
-    sets = [split_lines("\n".join(block)) for block in sets]
-    return [block for block in sets if block]
+    trimmed = []
+    for block in sets:
+        lines = split_lines("\n".join(block))
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        if lines:
+            trimmed.append(lines)
+    return trimmed
 
 
 def _lines(count: int) -> str:

@@ -81,18 +81,18 @@ def build_demo() -> gr.Blocks:
                     with gr.Tab("Paste text", id=SOURCE_TEXT) as text_tab:
                         predictions_box = gr.Textbox(
                             label="Predictions (one segment per line)", lines=5, max_lines=14,
-                            placeholder="the cat the cat on the mat", elem_id="predictions",
+                            placeholder="Paste your system's output here, one segment per line (or click an example below)", elem_id="predictions",
                         )
                         references_box = gr.Textbox(
                             label=f"References (one line per segment; reference sets separated by {REFERENCE_SET_SEPARATOR})",
                             lines=6, max_lines=18, elem_id="references",
-                            placeholder=f"the cat is on the mat\n{REFERENCE_SET_SEPARATOR}\nthere is a cat on the mat",
+                            placeholder=f"Paste the references here, one line per segment; separate reference sets with a line {REFERENCE_SET_SEPARATOR}",
                         )
                     with gr.Tab("Upload files", id=SOURCE_FILES) as files_tab:
                         hypothesis_file = gr.File(label="Hypothesis file (one prediction per line)", height=110, elem_id="hypothesis-file")
                         reference_files = gr.File(
                             label="Reference files (one or more)",
-                            file_count="multiple", height=140, elem_id="reference-files",
+                            file_count="multiple", height=230, elem_id="reference-files",
                         )
                         gr.Examples(
                             examples=[[str(EXAMPLES_DIR / "paper_candidates.txt"),
@@ -129,7 +129,7 @@ def build_demo() -> gr.Blocks:
                 status = gr.Markdown("", visible=False, elem_id="status")
                 score_view = gr.HTML(placeholder_html("Paste text or pick an example, then press Score."),
                                      elem_id="score-view", js_on_load=None)
-                with gr.Tabs(selected="overview") as result_tabs:
+                with gr.Tabs(selected="overview", elem_id="result-tabs") as result_tabs:
                     with gr.Tab("Overview", id="overview"):
                         chart = gr.BarPlot(
                             None, x="measure", y="value", color="kind", y_lim=[0, 1], height=260, color_title="",

@@ -53,3 +53,23 @@ CSS = """
 .explain-steps span { display: block; font-family: var(--font-sans); font-size: 0.72rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--body-text-color-subdued); }
 #score-button { font-size: 1.1rem; }
 """
+
+# Phones (390 px wide): the score card's facts wrap instead of running off the edge, the n-gram
+# tables wrap long n-grams so the clipped column stays on screen, and the result tabs fit in one row.
+CSS += """
+.bleu-facts { grid-template-columns: repeat(auto-fit, minmax(104px, 1fr)); min-width: 0; }
+.bleu-facts div { min-width: 0; }
+.bleu-facts span { overflow-wrap: anywhere; }
+.hidden-note { color: var(--body-text-color-subdued); font-style: italic; font-size: 0.8rem; }
+.tok-match { background: rgba(16,185,129,0.22); border-color: rgba(16,185,129,0.6); }
+@media (max-width: 600px) {
+  .bleu-card { padding: 0.9rem 0.9rem; }
+  .bleu-value { font-size: 3.2rem; }
+  .bleu-head { gap: 0.8rem; }
+  .bleu-facts { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .ngram-grid > .ngram-table { min-width: 0; width: 100%; }
+  .ngram-table td.ng { white-space: normal; overflow-wrap: anywhere; }
+  .tok-label { min-width: 0; display: block; }
+  #result-tabs .tab-container button { padding-left: 0.4rem; padding-right: 0.4rem; font-size: 0.85rem; }
+}
+"""

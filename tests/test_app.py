@@ -51,6 +51,9 @@ def test_reference_sets_are_separated_by_dash_lines_and_transposed_per_segment()
     assert sets == [["r1 a", "r1 b"], ["r2 a", "r2 b"]]
     assert inputs.references_per_segment(sets, 2) == [["r1 a", "r2 a"], ["r1 b", "r2 b"]]
     assert inputs.parse_reference_sets("only\n  ---  \n\n---\n") == [["only"]]  # empty sets ignored
+    # Blank lines around a separator are layout (issue 12): both sets still have two lines.
+    assert inputs.parse_reference_sets("a\nb\n\n---\n\nc\nd\n") == [["a", "b"], ["c", "d"]]
+    assert inputs.parse_reference_sets("a\n\nb\n---\nc\n\nd") == [["a", "", "b"], ["c", "", "d"]]  # inner blanks stay
 
 
 def test_reference_set_of_the_wrong_length_names_the_set_and_the_fix():

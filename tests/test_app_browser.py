@@ -250,3 +250,39 @@ def test_a_5mb_single_line_segment_scores_and_explains_within_bounds(app_url, br
     assert heap < 300, f"the page holds {heap:.0f} MB of JS heap"
     page.screenshot(path=str(tmp_path / "explain-5mb.png"))
     page.close()
+
+
+def test_phone_layout_keeps_the_card_tables_and_tabs_on_screen(app_url, browser, tmp_path):
+    page = open_page(browser, app_url, PHONE)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.get_by_text("Paper: Candidate 1 vs 2").click()
+    page.wait_for_selector("#bleu-score")
+    width = PHONE["width"]
+    for label in page.locator(".bleu-facts div").all():  # every fact of the score card fits the screen
+        box = label.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, label.inner_text()
+    for name in ("Overview", "Per segment", "Explain", "JSON"):  # no tab hides in an overflow menu
+        assert page.get_by_role("tab", name=name).is_visible(), name
+    page.get_by_role("tab", name="Explain").click()
+    page.wait_for_selector("#explain-view")
+    for header in page.locator(".ngram-table th:last-child").all():  # the clipped column is on screen
+        header.scroll_into_view_if_needed()
+        box = header.bounding_box()
+        assert box["x"] + box["width"] <= width + 0.5
+    page.screenshot(path=str(tmp_path / "explain-390.png"), full_page=True)
+    page.close()
+
+
+def test_three_uploaded_reference_files_are_all_listed(app_url, browser, tmp_path):
+    page = open_page(browser, app_url)
+    page.get_by_role("tab", name="Upload files").click()
+    files = [str(REPO / "examples" / "app" / f"paper_reference{i}.txt") for i in (1, 2, 3)]
+    page.locator("#reference-files input[type=file]").set_input_files(files)
+    page.wait_for_function("() => (document.querySelector('#reference-files')?.innerText.match(/⇣/g) || []).length === 3")
+    page.wait_for_timeout(300)  # the list settles
+    box = page.locator("#reference-files").bounding_box()
+    for i in (1, 2, 3):  # listed, and inside the box without scrolling it
+        row = page.locator(f'#reference-files :text("paper_reference{i}")').first.bounding_box()
+        assert box["y"] <= row["y"] and row["y"] + row["height"] <= box["y"] + box["height"], i
+    page.screenshot(path=str(tmp_path / "three-references.png"))
+    page.close()
