@@ -123,6 +123,43 @@ def parse_weights(text: Optional[str]) -> Optional[List[float]]:
         ) from None
 
 
+MAX_ORDER_LIMIT = 8  # the form's range; the metric itself takes any order >= 1
+
+
+def parse_max_order(value: Any) -> int:
+    """The max-order box: a whole number from 1 to 8, never silently rounded or clamped."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if not (number == number and number.is_integer() and 1 <= number <= MAX_ORDER_LIMIT):
+        raise ValueError(f"max n-gram order {value!r} is not a whole number from 1 to {MAX_ORDER_LIMIT}; write e.g. 4")
+    return int(number)
+
+
+def parse_bootstrap(samples: Any, seed: Any) -> Tuple[int, Optional[int]]:
+    """Bootstrap resamples (0 = no confidence interval) and seed (blank = the metric's default)."""
+    def whole(value: Any, what: str, low: int) -> Optional[int]:
+        if value is None or str(value).strip() == "":
+            return None
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = float("nan")
+        if not (number == number and number.is_integer() and number >= low):
+            raise ValueError(f"{what} {value!r} is not a whole number >= {low}; write e.g. 1000 (or 0 for none)")
+        return int(number)
+
+    count = whole(samples, "bootstrap samples", 0) or 0
+    if count > MAX_BOOTSTRAP_SAMPLES:
+        raise ValueError(f"bootstrap samples {count:,} is more than the page allows ({MAX_BOOTSTRAP_SAMPLES:,}); "
+                         "use the CLI or the metric for more")
+    return count, whole(seed, "bootstrap seed", 0)
+
+
+MAX_BOOTSTRAP_SAMPLES = 10000
+
+
 def option_kwargs(
     tokenizer: str,
     lowercase: bool,
@@ -145,7 +182,7 @@ def option_kwargs(
     if weights is not None:
         kwargs["weights"] = weights
     else:
-        kwargs["max_order"] = int(max_order)
+        kwargs["max_order"] = parse_max_order(max_order)
     value_text = "" if smooth_value is None else str(smooth_value).strip()
     if value_text:
         try:

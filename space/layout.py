@@ -112,16 +112,23 @@ def build_demo() -> gr.Blocks:
                             label="Reference length", info="closest to c (paper) or shortest",
                         )
                     with gr.Row():
-                        max_order = gr.Slider(1, 8, value=4, step=1, label="Max n-gram order")
+                        max_order = gr.Number(4, label="Max n-gram order (1–8)", precision=None, elem_id="max-order",
+                                              info="what was scored is shown here after Score")
                         weights = gr.Textbox(
                             label="Weights (optional)", placeholder="e.g. 0.5, 0.5",
                             info="blank = uniform 1/N; their count sets the order",
                         )
                     with gr.Row():
-                        smooth = gr.Dropdown(SMOOTH_CHOICES, value="none", label="Smoothing")
+                        smooth = gr.Dropdown(SMOOTH_CHOICES, value="none", label="Smoothing", elem_id="smooth")
                         smooth_value = gr.Textbox(
                             "", label="Smoothing value", placeholder="none takes no value", interactive=False,
                         )
+                    smooth_note = gr.Markdown("", visible=False, elem_id="smooth-note")
+                    with gr.Row():
+                        bootstrap_samples = gr.Number(0, label="Bootstrap samples (95% interval)", precision=None,
+                                                      info="0 = no interval; sacreBLEU uses 1000", elem_id="bootstrap-samples")
+                        bootstrap_seed = gr.Textbox("", label="Bootstrap seed", placeholder="blank = the metric's default",
+                                                    elem_id="bootstrap-seed")
                     with gr.Row():
                         lowercase = gr.Checkbox(False, label="Lowercase")
                         effective_order = gr.Checkbox(False, label="Effective order (sentence-level)")
@@ -161,7 +168,7 @@ def build_demo() -> gr.Blocks:
 
         option_inputs = [tokenizer, lowercase, max_order, weights, smooth, smooth_value, ref_length, effective_order]
         score_outputs = [status, score_view, chart, signature, segments, result_json, scored_state,
-                         segment_number, explain_view, segments_caption, page, sort]
+                         segment_number, explain_view, segments_caption, page, sort, max_order]
         with examples_slot:  # right below the Score button, on the first screen
             gr.Examples(
                 examples=[row for _, row in EXAMPLES],
@@ -176,8 +183,9 @@ def build_demo() -> gr.Blocks:
 
         text_tab.select(lambda: SOURCE_TEXT, None, source_state)
         files_tab.select(lambda: SOURCE_FILES, None, source_state)
-        smooth.change(smooth_value_hint, smooth, smooth_value)
-        score_inputs = [source_state, predictions_box, references_box, hypothesis_file, reference_files, *option_inputs]
+        smooth.change(smooth_value_hint, smooth, [smooth_value, smooth_note])
+        score_inputs = [source_state, predictions_box, references_box, hypothesis_file, reference_files, *option_inputs,
+                        bootstrap_samples, bootstrap_seed]
         score_button.click(run_score, score_inputs, score_outputs, api_name="score")
         explain_button.click(run_explain, [scored_state, segment_number], explain_view)
         segment_number.submit(run_explain, [scored_state, segment_number], explain_view)

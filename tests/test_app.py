@@ -34,7 +34,7 @@ NONE_FORM = ("none", False, 4, "", "none", "", "closest", False)
 def score_text(predictions_text, references_text, form=DEFAULT_FORM):
     """run_score's outputs by name."""
     names = ["status", "score_html", "chart", "signature", "segments", "json", "state", "segment", "explain",
-             "segments_caption", "page", "sort"]
+             "segments_caption", "page", "sort", "max_order"]
     return dict(zip(names, handlers.run_score(inputs.SOURCE_TEXT, predictions_text, references_text, None, None, *form)))
 
 
@@ -100,6 +100,42 @@ def test_form_options_become_the_metrics_keyword_arguments():
     assert "max_order" not in inputs.option_kwargs("13a", False, 4, "0.5 0.5", "none", "", "closest", False)
     with pytest.raises(ValueError, match="smoothing value 'abc' is not a number"):
         inputs.option_kwargs("13a", False, 4, "", "floor", "abc", "closest", False)
+
+
+@pytest.mark.parametrize("value", [9, 0, 2.5, "x", None, -1])
+def test_an_order_outside_the_form_range_is_refused_not_rounded(value):
+    with pytest.raises(ValueError, match="max n-gram order .* is not a whole number from 1 to 8"):
+        inputs.option_kwargs("13a", False, value, "", "none", "", "closest", False)
+    out = score_text("a b", "a b", ("13a", False, value, "", "none", "", "closest", False))
+    assert "is not a whole number from 1 to 8" in out["status"].value
+
+
+def test_the_order_box_shows_the_order_the_weights_set():
+    out = score_text("a b c", "a b c", ("13a", False, 4, "0.5, 0.5", "none", "", "closest", False))
+    assert out["max_order"] == 2 and "|order:2|" in out["signature"]
+    assert score_text("a b c", "a b c", ("13a", False, 3.0, "", "none", "", "closest", False))["max_order"] == 3
+
+
+def test_bootstrap_options_give_the_metrics_confidence_interval():
+    hypothesis = wmt17_lines("uedin-nmt.4722.de")[:400]
+    reference = wmt17_lines("newstest2017-ende.ref.de")[:400]
+    outputs = handlers.run_score(inputs.SOURCE_TEXT, "\n".join(hypothesis), "\n".join(reference), None, None,
+                                 *DEFAULT_FORM, 200, "7")
+    expected = compute_bleu(hypothesis, [[r] for r in reference], bootstrap_samples=200, bootstrap_seed=7)
+    assert outputs[5] == expected and "bleu_ci_low" in expected
+    assert inputs.parse_bootstrap(0, "") == (0, None) and inputs.parse_bootstrap("1000", 12) == (1000, 12)
+    for samples, seed, message in [(1.5, "", "bootstrap samples 1.5"), (10, "abc", "bootstrap seed 'abc'"),
+                                   (10**6, "", "more than the page allows")]:
+        with pytest.raises(ValueError, match=message):
+            inputs.parse_bootstrap(samples, seed)
+
+
+def test_sentence_level_smoothers_warn_where_they_are_chosen():
+    for method in ("method5", "method7"):
+        value_box, note = handlers.smooth_value_hint(method)
+        assert note.visible is True and "sentence-level smoother" in note.value and "0.3714" in note.value
+    assert handlers.smooth_value_hint("exp")[1].visible is False
+    assert handlers.smooth_value_hint("none")[0].interactive is False
 
 
 def test_every_tokenizer_and_smoothing_in_the_form_is_one_the_core_accepts():
