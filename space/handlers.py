@@ -8,7 +8,8 @@ import pandas as pd
 from bleu_scoring import SMOOTHING_DEFAULTS
 
 from .inputs import SOURCE_TEXT, load_inputs, option_kwargs, parse_bootstrap
-from .render import explain_number, placeholder_html, score_html
+from .downloads import write_downloads
+from .render import explain_number, placeholder_html, sacrebleu_line, score_html
 from .scoring import metric_result, page_count, precision_frame, score_corpus, segments_page
 
 EXPLAIN_PROMPT = placeholder_html("Pick a segment: type its number and press Explain, or click a row of Per segment.")
@@ -33,7 +34,7 @@ def run_score(source, predictions_text, references_text, hypothesis_file, refere
         return (
             gr.Markdown(message, visible=True), placeholder_html("No score: fix the input and press Score again."),
             None, "", pd.DataFrame(), {}, None, 1,
-            placeholder_html("No segment to explain yet."), "", 1, "segment", gr.Number(),
+            placeholder_html("No segment to explain yet."), "", 1, "segment", gr.Number(), "", None,
         )
     top = max(1.0, *scored.result["precisions"])
     frame, caption = segments_page(scored, 1, "segment")
@@ -51,6 +52,8 @@ def run_score(source, predictions_text, references_text, hypothesis_file, refere
         1,
         "segment",
         scored.options.max_order,
+        sacrebleu_line(scored.result),
+        write_downloads(scored),
     )
 
 

@@ -11,13 +11,20 @@ from bleu_tokenizers import TOKENIZERS
 from .examples import EXAMPLES, EXAMPLES_DIR
 from .handlers import pick_segment, release_state, run_example, run_explain, run_page, run_score, smooth_value_hint
 from .inputs import MAX_FILE_MB, MAX_PASTED_CHARS, REFERENCE_SET_SEPARATOR, SOURCE_FILES, SOURCE_TEXT
-from .render import MAX_NGRAM_ROWS_SHOWN, MAX_TOKENS_SHOWN, placeholder_html
+from .render import MAX_NGRAM_ROWS_SHOWN, MAX_TOKENS_SHOWN, SCALE_PERCENT, SCALE_UNIT, placeholder_html
 from .scoring import PAGE_ROWS, SORT_CHOICES
 
 # A scored corpus stays in its session for an hour at most, and is released when the tab closes.
 STATE_SECONDS = 3600
 # Uploaded files older than an hour are deleted, checked every 10 minutes.
 UPLOAD_CACHE_SECONDS = (600, 3600)
+# The scale toggle is the browser's alone: it switches which of the two scales the card shows, and
+# is remembered in localStorage.
+SCALE_JS = """(scale) => {
+  localStorage.setItem('bleu-scale', scale);
+  const view = document.querySelector('#score-view');
+  if (view) view.dataset.bleuScale = scale === '0–100' ? 'percent' : 'unit';
+}"""
 SCROLL_TO_RESULT_JS = """() => { setTimeout(() => {
   const status = document.querySelector('#status');
   const shown = status && status.offsetParent !== null && status.innerText.trim();
@@ -134,6 +141,8 @@ def build_demo() -> gr.Blocks:
                         effective_order = gr.Checkbox(False, label="Effective order (sentence-level)")
             with gr.Column(scale=7, min_width=420):
                 status = gr.Markdown("", visible=False, elem_id="status")
+                scale = gr.Radio([SCALE_UNIT, SCALE_PERCENT], value=SCALE_UNIT, label="Scale", elem_id="scale-toggle",
+                                 info="0–1 as evaluate returns it, or 0–100 as sacreBLEU and papers print it (remembered)")
                 score_view = gr.HTML(placeholder_html("Paste text or pick an example, then press Score."),
                                      elem_id="score-view", js_on_load=None)
                 with gr.Tabs(selected="overview", elem_id="result-tabs") as result_tabs:
@@ -146,6 +155,10 @@ def build_demo() -> gr.Blocks:
                         )
                         signature = gr.Textbox(label="Signature (put it next to the score)", interactive=False,
                                                buttons=["copy"], elem_id="signature")
+                        summary_line = gr.Textbox(label="sacreBLEU's summary line", interactive=False,
+                                                  buttons=["copy"], elem_id="sacrebleu-line")
+                        downloads = gr.File(label="Downloads: every segment (CSV), the result (JSON), a Markdown/LaTeX line",
+                                            file_count="multiple", interactive=False, elem_id="downloads")
                     with gr.Tab("Per segment", id="segments"):
                         gr.Markdown(SEGMENTS_HELP, elem_id="segments-help")
                         with gr.Row():
@@ -168,7 +181,8 @@ def build_demo() -> gr.Blocks:
 
         option_inputs = [tokenizer, lowercase, max_order, weights, smooth, smooth_value, ref_length, effective_order]
         score_outputs = [status, score_view, chart, signature, segments, result_json, scored_state,
-                         segment_number, explain_view, segments_caption, page, sort, max_order]
+                         segment_number, explain_view, segments_caption, page, sort, max_order,
+                         summary_line, downloads]
         with examples_slot:  # right below the Score button, on the first screen
             gr.Examples(
                 examples=[row for _, row in EXAMPLES],
@@ -194,6 +208,8 @@ def build_demo() -> gr.Blocks:
         page_outputs = [segments, segments_caption, page]
         page.submit(run_page, [scored_state, page, sort], page_outputs)
         sort.input(lambda scored, order: run_page(scored, 1, order), [scored_state, sort], page_outputs)
+        scale.change(None, scale, None, js=SCALE_JS)
+        demo.load(None, None, scale, js="() => localStorage.getItem('bleu-scale') || '0–1'")
         # The result (or the error) is brought into view after Score and after an example click.
         status.change(None, None, None, js=SCROLL_TO_RESULT_JS)
         score_view.change(None, None, None, js=SCROLL_TO_RESULT_JS)

@@ -22,29 +22,57 @@ def _format(value: float, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
+SCALE_UNIT, SCALE_PERCENT = "0–1", "0–100"
+
+
+def _both_scales(value: float) -> str:
+    """A score on both scales; the page's scale toggle (CSS on #score-view[data-bleu-scale]) shows one."""
+    return f'<span class="scale-unit">{_format(value)}</span><span class="scale-percent">{100 * value:.2f}</span>'
+
+
+def sacrebleu_line(result: dict) -> str:
+    """sacreBLEU's one-line summary, e.g. `BLEU = 28.30 59.9/34.0/21.8/14.4 (BP = 1.000 ratio = 1.026 ...)`."""
+    precisions = "/".join(f"{100 * p:.1f}" for p in result["precisions"])
+    return (
+        f"BLEU = {100 * result['bleu']:.2f} {precisions} (BP = {result['brevity_penalty']:.3f} "
+        f"ratio = {result['length_ratio']:.3f} hyp_len = {result['translation_length']:d} "
+        f"ref_len = {result['reference_length']:d})"
+    )
+
+
 def score_html(scored: ScoredCorpus) -> str:
-    """The headline: BLEU large, with the numbers it is made of beneath."""
+    """The headline: BLEU large on the chosen scale (0–1 or sacreBLEU's 0–100), with its parts beneath."""
     result = scored.result
     bleu = result["bleu"]
+    shown = _both_scales
+    other = (f'<span class="scale-unit">{bleu * 100:.2f} on sacreBLEU\'s 0–100 scale</span>'
+             f'<span class="scale-percent">{_format(bleu)} on the 0–1 scale</span>')
     num_refs = reference_counts(scored.references)
     refs = str(num_refs[0]) if min(num_refs) == max(num_refs) else f"{min(num_refs)}–{max(num_refs)}"
     segments = len(scored.predictions)
     width = max(0.0, min(1.0, bleu)) * 100
+    interval = ""
+    if "bleu_ci_low" in result:
+        interval = (f'<div><span>95% bootstrap interval</span><b id="bleu-interval">{shown(result["bleu_ci_low"])}'
+                    f'–{shown(result["bleu_ci_high"])}</b></div>')
+    precisions = " / ".join(f"{100 * p:.1f}" for p in result["precisions"])
     return f"""
 <div class="bleu-card" id="bleu-score" data-bleu="{bleu!r}">
   <div class="bleu-head">
     <div>
       <div class="bleu-caption">BLEU</div>
-      <div class="bleu-value" id="bleu-value">{_format(bleu)}</div>
-      <div class="bleu-scale">{bleu * 100:.2f} on sacreBLEU's 0–100 scale</div>
+      <div class="bleu-value" id="bleu-value">{shown(bleu)}</div>
+      <div class="bleu-scale">{other}</div>
     </div>
     <div class="bleu-facts">
       <div><span>segments</span><b>{segments:,}</b></div>
       <div><span>references / segment</span><b>{refs}</b></div>
+      <div><span>n-gram precisions (%)</span><b id="bleu-precisions">{precisions}</b></div>
       <div><span>brevity penalty</span><b>{_format(result["brevity_penalty"])}</b></div>
       <div><span>length ratio c/r</span><b>{_format(result["length_ratio"])}</b></div>
       <div><span>hypothesis length c</span><b>{result["translation_length"]:,}</b></div>
       <div><span>reference length r</span><b>{result["reference_length"]:,}</b></div>
+      {interval}
     </div>
   </div>
   <div class="bleu-meter"><div style="width:{width:.2f}%"></div></div>

@@ -73,3 +73,12 @@ CSS += """
   #result-tabs .tab-container button { padding-left: 0.4rem; padding-right: 0.4rem; font-size: 0.85rem; }
 }
 """
+
+# The scale toggle: both scales are in the card; data-bleu-scale="percent" on #score-view shows 0–100.
+# (Gradio prefixes every rule with its container, so the attribute sits on an element inside it.)
+CSS += """
+.scale-percent { display: none; }
+#score-view[data-bleu-scale="percent"] .scale-percent { display: inline; }
+#score-view[data-bleu-scale="percent"] .scale-unit { display: none; }
+#sacrebleu-line textarea, #sacrebleu-line input { font-family: var(--font-mono); }
+"""

@@ -34,7 +34,7 @@ NONE_FORM = ("none", False, 4, "", "none", "", "closest", False)
 def score_text(predictions_text, references_text, form=DEFAULT_FORM):
     """run_score's outputs by name."""
     names = ["status", "score_html", "chart", "signature", "segments", "json", "state", "segment", "explain",
-             "segments_caption", "page", "sort", "max_order"]
+             "segments_caption", "page", "sort", "max_order", "summary_line", "downloads"]
     return dict(zip(names, handlers.run_score(inputs.SOURCE_TEXT, predictions_text, references_text, None, None, *form)))
 
 
@@ -407,3 +407,56 @@ def test_the_page_builds_with_its_components():
     demo = layout.build_demo()
     ids = {getattr(block, "elem_id", None) for block in demo.blocks.values()}
     assert {"predictions", "references", "score-button", "score-view", "explain-html", "signature", "segments"} <= ids
+
+
+# ------------------------------------------------------------------ MT-native output
+
+
+def test_summary_line_is_sacrebleus_own_on_a_wmt17_system():
+    import subprocess
+    import sys
+
+    from conftest import WMT17, WMT17_REFERENCE
+
+    hypothesis = wmt17_lines("uedin-nmt.4722.de")
+    reference = wmt17_lines("newstest2017-ende.ref.de")
+    out = score_text("\n".join(hypothesis), "\n".join(reference))
+    line = out["summary_line"]
+    assert line == str(sacrebleu.corpus_bleu(hypothesis, [reference]))  # the Python API's format, width 2
+    assert line == "BLEU = 28.30 59.9/34.0/21.8/14.4 (BP = 1.000 ratio = 1.026 hyp_len = 62873 ref_len = 61287)"
+    cli = subprocess.run([sys.executable, "-m", "sacrebleu", str(WMT17_REFERENCE), "-i", str(WMT17 / "uedin-nmt.4722.de"),
+                          "-m", "bleu", "-f", "text", "-w", "2"], capture_output=True, text=True, check=True).stdout
+    assert cli.strip().split(" = ", 1)[1] == line.split(" = ", 1)[1]  # the CLI's line after its signature
+
+
+def test_downloads_hold_every_segment_the_result_and_a_citation_line():
+    import csv
+    import json
+
+    predictions = ["the cat sat on the mat", "a dog"]
+    references = [["the cat sat on the mat", "a cat sat"], ["the dog barked", "a dog"]]
+    out = score_text("\n".join(predictions), "the cat sat on the mat\nthe dog barked\n---\na cat sat\na dog")
+    segments_path, result_path, citation_path = out["downloads"]
+    with open(segments_path, encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["prediction"] for row in rows] == predictions
+    assert [[row["reference_1"], row["reference_2"]] for row in rows] == references
+    oracle = [sacrebleu.BLEU(effective_order=True).sentence_score(p, r).score / 100 for p, r in zip(predictions, references)]
+    assert [float(row["sentence_bleu"]) for row in rows] == pytest.approx(oracle, rel=1e-12)
+    with open(result_path, encoding="utf-8") as handle:
+        assert json.load(handle) == compute_bleu(predictions, references)
+    citation = open(citation_path, encoding="utf-8").read()
+    expected = compute_bleu(predictions, references)
+    assert f"BLEU **{100 * expected['bleu']:.2f}** (`{expected['signature']}`)" in citation
+    assert "\\footnote{\\texttt{nrefs:2\\textbar{}case:mixed" in citation
+
+
+def test_score_card_carries_both_scales_precisions_and_the_interval():
+    hypothesis = wmt17_lines("uedin-nmt.4722.de")[:300]
+    reference = wmt17_lines("newstest2017-ende.ref.de")[:300]
+    scored = scoring.score_corpus(hypothesis, [[r] for r in reference], {"tokenizer": "13a"}, 100, 3)
+    expected = compute_bleu(hypothesis, [[r] for r in reference], bootstrap_samples=100, bootstrap_seed=3)
+    card = render.score_html(scored)
+    assert f'<span class="scale-unit">{expected["bleu"]:.4f}</span><span class="scale-percent">{100 * expected["bleu"]:.2f}</span>' in card
+    assert " / ".join(f"{100 * p:.1f}" for p in expected["precisions"]) in card
+    assert f'{100 * expected["bleu_ci_low"]:.2f}</span>' in card and "95% bootstrap interval" in card

@@ -176,6 +176,21 @@ def test_an_example_loads_and_scores_with_one_click(app_url, browser):
     assert bleu == compute_bleu(["the cat the cat on the mat"], [["the cat is on the mat", "there is a cat on the mat"]],
                                 tokenizer="none")["bleu"]
     assert page.locator("#predictions textarea").input_value() == "the cat the cat on the mat"
+    assert page.locator("#bleu-value").inner_text().strip() == f"{bleu:.4f}"
+    assert page.locator("#sacrebleu-line textarea, #sacrebleu-line input").first.input_value().startswith(
+        f"BLEU = {100 * bleu:.2f} 71.4/66.7/40.0/25.0 (BP = 1.000")
+    page.wait_for_selector('#downloads :text("bleu_segments")')
+    # The 0-100 toggle switches the card, and is remembered after a reload.
+    page.get_by_label("0–100").check()
+    assert page.locator("#bleu-value").inner_text().strip() == f"{100 * bleu:.2f}"
+    page.reload()
+    page.wait_for_selector("#score-button")
+    page.wait_for_function("() => document.querySelector('#score-view').dataset.bleuScale === 'percent'")
+    assert page.get_by_label("0–100").is_checked()
+    page.get_by_text("the cat the cat on the mat → 0.467").click()
+    page.wait_for_selector("#bleu-score")
+    assert page.locator("#bleu-value").inner_text().strip() == f"{100 * bleu:.2f}"
+    page.get_by_label("0–1", exact=True).check()
     page.close()
 
 
