@@ -17,7 +17,7 @@ import gradio as gr  # noqa: E402
 
 from space.layout import build_demo  # noqa: E402
 from space.inputs import MAX_FILE_MB  # noqa: E402
-from space.style import CSS  # noqa: E402
+from space.style import CSS, THEME  # noqa: E402
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
@@ -27,7 +27,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     args = parser.parse_args(argv)
     build_demo().launch(
         server_name=args.host, server_port=args.port, share=False, show_error=False,
-        theme=gr.themes.Soft(primary_hue="indigo", secondary_hue="emerald"), css=CSS,
+        theme=THEME, css=CSS,
         footer_links=["gradio"], max_file_size=f"{MAX_FILE_MB}mb",
     )
 

@@ -33,15 +33,15 @@ def run_score(source, predictions_text, references_text, hypothesis_file, refere
         message = f"⚠️ **Cannot score:** {error}"
         return (
             gr.Markdown(message, visible=True), placeholder_html("No score: fix the input and press Score again."),
-            None, "", pd.DataFrame(), {}, None, 1,
-            placeholder_html("No segment to explain yet."), "", 1, "segment", gr.Number(), "", None,
+            gr.BarPlot(None, visible=False), "", pd.DataFrame(), {}, None, 1,
+            placeholder_html("No segment to explain yet."), "", 1, "segment", gr.Number(), "", gr.File(None, visible=False),
         )
     top = max(1.0, *scored.result["precisions"])
     frame, caption = segments_page(scored, 1, "segment")
     return (
         gr.Markdown("", visible=False),
         score_html(scored),
-        gr.BarPlot(precision_frame(scored), y_lim=[0, top]),
+        gr.BarPlot(precision_frame(scored), y_lim=[0, top], visible=True),
         scored.result["signature"],
         frame,
         metric_result(scored),
@@ -53,8 +53,14 @@ def run_score(source, predictions_text, references_text, hypothesis_file, refere
         "segment",
         scored.options.max_order,
         sacrebleu_line(scored.result),
-        write_downloads(scored),
+        downloads_component(scored),
     )
+
+
+def downloads_component(scored) -> gr.File:
+    """The download files. Gradio copies them into its cache (cleaned by Blocks(delete_cache=...))
+    after this returns; `write_downloads` removes our own folders once they are an hour old."""
+    return gr.File(write_downloads(scored), visible=True)
 
 
 def run_page(scored, page, sort):

@@ -151,14 +151,15 @@ def build_demo() -> gr.Blocks:
                             None, x="measure", y="value", color="kind", y_lim=[0, 1], height=260, color_title="",
                             color_map={"precision": "#6366f1", "brevity penalty": "#10b981"},
                             x_title=" ", y_title=" ", label="Modified n-gram precisions and brevity penalty",
-                            sort=None, x_label_angle=0, elem_id="chart",
+                            sort=None, x_label_angle=0, elem_id="chart", visible=False,
                         )
                         signature = gr.Textbox(label="Signature (put it next to the score)", interactive=False,
                                                buttons=["copy"], elem_id="signature")
                         summary_line = gr.Textbox(label="sacreBLEU's summary line", interactive=False,
                                                   buttons=["copy"], elem_id="sacrebleu-line")
                         downloads = gr.File(label="Downloads: every segment (CSV), the result (JSON), a Markdown/LaTeX line",
-                                            file_count="multiple", interactive=False, elem_id="downloads")
+                                            file_count="multiple", interactive=False, elem_id="downloads",
+                                            visible=False)
                     with gr.Tab("Per segment", id="segments"):
                         gr.Markdown(SEGMENTS_HELP, elem_id="segments-help")
                         with gr.Row():

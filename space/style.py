@@ -1,4 +1,24 @@
-"""The page's CSS."""
+"""The page's theme and CSS.
+
+The theme is Gradio's Soft with indigo/emerald, darkened where its defaults miss WCAG's 4.5:1
+contrast (grey help text, label chips, tabs, the Score button, links); axe-core checks it in
+tests/test_app_browser.py.
+"""
+
+import gradio as gr
+
+THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="emerald").set(
+    color_accent="*primary_700",
+    body_text_color_subdued="*neutral_600",
+    block_label_text_color="*primary_800",
+    block_title_text_color="*primary_800",
+    button_primary_background_fill="*primary_700",
+    button_primary_background_fill_hover="*primary_800",
+    button_primary_background_fill_dark="*primary_600",
+    link_text_color="*secondary_800",
+    link_text_color_hover="*secondary_900",
+    checkbox_label_background_fill_selected="*primary_700",
+)
 
 CSS = """
 #title h1 { font-size: 2.1rem; margin-bottom: 0.1rem; }
@@ -81,4 +101,15 @@ CSS += """
 #score-view[data-bleu-scale="percent"] .scale-percent { display: inline; }
 #score-view[data-bleu-scale="percent"] .scale-unit { display: none; }
 #sacrebleu-line textarea, #sacrebleu-line input { font-family: var(--font-mono); }
+"""
+
+# Contrast (axe-core, 4.5:1): tab labels, the examples' label, and the placeholder-grey parts of the page.
+CSS += """
+.tab-container button, .tab-wrapper button { color: var(--neutral-700); }
+.tab-container button.selected { color: var(--primary-800); }
+.label, .gallery .label { color: var(--primary-800); }
+.bleu-value { color: #4338ca; }
+.json-node .key { color: #9a3412; }
+.json-node .value, .json-node .number, .json-node .string, .json-node .bool, .json-node .null { color: #155e75; }
+*:focus-visible { outline: 3px solid #4338ca !important; outline-offset: 2px; }
 """

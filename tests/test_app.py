@@ -238,7 +238,7 @@ def test_bad_input_shows_the_modules_message_in_the_status_line(predictions_text
     out = score_text(predictions_text, references_text, form)
     assert out["status"].visible is True
     assert out["status"].value.startswith("⚠️ **Cannot score:**") and message in out["status"].value
-    assert out["json"] == {} and out["state"] is None and out["chart"] is None
+    assert out["json"] == {} and out["state"] is None and out["chart"].visible is False
     assert "Traceback" not in out["status"].value
 
 
@@ -436,7 +436,7 @@ def test_downloads_hold_every_segment_the_result_and_a_citation_line():
     predictions = ["the cat sat on the mat", "a dog"]
     references = [["the cat sat on the mat", "a cat sat"], ["the dog barked", "a dog"]]
     out = score_text("\n".join(predictions), "the cat sat on the mat\nthe dog barked\n---\na cat sat\na dog")
-    segments_path, result_path, citation_path = out["downloads"]
+    segments_path, result_path, citation_path = [item["path"] for item in out["downloads"].value]
     with open(segments_path, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [row["prediction"] for row in rows] == predictions

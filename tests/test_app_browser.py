@@ -23,6 +23,7 @@ from bleu_options import resolve_options
 from conftest import WMT17, WMT17_REFERENCE, wmt17_lines
 
 CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(__file__).resolve().parent / "js" / "node_modules" / "axe-core" / "axe.min.js"  # tests/install.sh
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -300,4 +301,32 @@ def test_three_uploaded_reference_files_are_all_listed(app_url, browser, tmp_pat
         row = page.locator(f'#reference-files :text("paper_reference{i}")').first.bounding_box()
         assert box["y"] <= row["y"] and row["y"] + row["height"] <= box["y"] + box["height"], i
     page.screenshot(path=str(tmp_path / "three-references.png"))
+    page.close()
+
+
+def axe_violations(page, rules):
+    """axe-core's violations of `rules` on the page as it is now (axe injected from the local npm copy)."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async (rules) => (await axe.run(document, {runOnly: {type: 'rule', values: rules}})).violations", rules
+    )
+    return [(v["id"], [node["target"] for node in v["nodes"]]) for v in found]
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (tests/install.sh runs npm install in tests/js)")
+def test_axe_finds_no_contrast_or_aria_violations(app_url, browser, tmp_path):
+    rules = ["color-contrast", "aria-prohibited-attr", "aria-allowed-attr"]
+    for viewport in (DESKTOP, PHONE):
+        page = open_page(browser, app_url, viewport)
+        page.get_by_text("Options (13a").click()  # the options' help text is checked too
+        assert axe_violations(page, rules) == [], f"fresh page at {viewport['width']} px"
+        page.close()
+    page = open_page(browser, app_url)
+    page.get_by_text("Paper: Candidate 1 vs 2").click()
+    page.wait_for_selector("#bleu-score")
+    for tab in ("Overview", "Per segment", "Explain", "JSON"):
+        page.get_by_role("tab", name=tab).click()
+        page.wait_for_timeout(300)
+        assert axe_violations(page, ["color-contrast"]) == [], f"{tab} tab after scoring"
+    page.screenshot(path=str(tmp_path / "axe-json.png"), full_page=True)
     page.close()
