@@ -6,6 +6,7 @@ import html
 from typing import AbstractSet, Any, Optional, Sequence
 
 from bleu_explain import (
+    MAX_TOKENS_COUNTED,
     SegmentExplanation,
     bleu_arithmetic,
     brevity_penalty_arithmetic,
@@ -104,15 +105,20 @@ def _tokens_html(tokens: Sequence[str], matched: AbstractSet[str] = frozenset())
     return shown + _hidden_note(len(tokens) - MAX_TOKENS_SHOWN, "tokens")
 
 
-def _order_table_html(table, weight: Optional[float]) -> str:
+def _order_table_html(table, weight: Optional[float], counted: bool = True) -> str:
     rows = []
+    if not counted:
+        rows.append(
+            f'<tr><td colspan="4" class="hidden-note">n-grams not listed: the segment is longer than '
+            f"{MAX_TOKENS_COUNTED:,} tokens; the sums are the core's counts</td></tr>"
+        )
     for item in table.rows[:MAX_NGRAM_ROWS_SHOWN]:
         css = "clip-full" if item.clipped == item.count else ("clip-none" if item.clipped == 0 else "clip-part")
         rows.append(
             f'<tr class="{css}"><td class="ng">{html.escape(item.text)}</td><td>{item.count}</td>'
             f"<td>{item.max_ref_count}</td><td><b>{item.clipped}</b></td></tr>"
         )
-    if not rows:
+    if not rows and counted:
         rows.append('<tr><td colspan="4" class="tok-empty">no n-grams of this order</td></tr>')
     hidden = len(table.rows) - MAX_NGRAM_ROWS_SHOWN
     if hidden > 0:
@@ -137,10 +143,11 @@ def explanation_html(explanation: SegmentExplanation, segment_number: int) -> st
     """Explain mode: tokens, one clipping table per order, then precisions, BP and BLEU."""
     options = explanation.options
     hypothesis_words = set(explanation.prediction_tokens)
-    matched_words = {item.ngram[0] for item in explanation.tables[0].rows if item.max_ref_count > 0}
+    reference_words = set().union(*explanation.reference_tokens)
+    matched_words = hypothesis_words & reference_words
     references = "".join(
         f'<div class="tok-line"><span class="tok-label">reference {i} ({len(tokens):,})</span>'
-        f"{_tokens_html(tokens, hypothesis_words)}</div>"
+        f"{_tokens_html(tokens, matched_words)}</div>"
         for i, tokens in enumerate(explanation.reference_tokens, start=1)
     )
     tables = []
@@ -148,7 +155,7 @@ def explanation_html(explanation: SegmentExplanation, segment_number: int) -> st
         if table.precision is None and table.total == 0:
             continue
         weight = options.weights[table.order - 1] if table.order <= options.max_order else None
-        tables.append(_order_table_html(table, weight))
+        tables.append(_order_table_html(table, weight, explanation.counted))
     steps = [precision_arithmetic(t) for t in explanation.tables[: options.max_order]]
     return f"""
 <div class="explain" id="explain-view">

@@ -196,17 +196,31 @@ def test_segment_table_pages_and_sorts_over_all_segments_and_shows_every_referen
 
 
 def test_long_text_is_cut_in_the_table_and_explain_mode_stays_small():
-    words = [f"w{i % 997}" for i in range(60000)]
+    words = [f"w{i % 997}" for i in range(20000)]
     line, reference = " ".join(words), " ".join(reversed(words))
     scored = scoring.score_corpus([line], [[reference]], {"tokenizer": "none"})
     table, _ = scoring.segments_page(scored)
     assert len(table["prediction"].iloc[0]) < scoring.MAX_CELL_CHARS + 40 and "chars)" in table["prediction"].iloc[0]
     page = render.explain_number(scored, 1)
     assert len(page) < 200_000  # bounded whatever the segment's length
-    assert "59,700 more tokens not shown" in page
+    assert "19,700 more tokens not shown" in page
     assert f"showing {render.MAX_NGRAM_ROWS_SHOWN} of 997 distinct 1-grams" in page
     expected = segment_statistics([line], [[reference]], resolve_options(tokenizer="none"))[0]
     assert f"p1 = {expected[2]}/{expected[6]}" in page  # the sums still count every n-gram
+
+
+def test_a_segment_too_long_to_count_shows_the_cores_sums_without_tables():
+    words = [f"w{i % 5003}" for i in range(40000)]
+    line, reference = " ".join(words), " ".join(words[1:] + words[:1])
+    options = resolve_options(tokenizer="none")
+    expected = segment_statistics([line], [[reference]], options)[0]
+    explanation = bleu_explain.explain_segment(line, [reference], options)
+    assert explanation.counted is False and all(not table.rows for table in explanation.tables)
+    assert [t.clipped_total for t in explanation.tables] == matches_of(expected, 4).tolist()
+    assert explanation.score.bleu == compute_bleu([line], [reference], tokenizer="none")["bleu"]
+    scored = scoring.score_corpus([line], [[reference]], {"tokenizer": "none"})
+    page = render.explain_number(scored, 1)
+    assert "n-grams not listed" in page and f"p1 = {expected[2]}/{expected[6]}" in page and len(page) < 200_000
 
 
 def test_scoring_does_not_render_explain_mode_and_state_is_released():
