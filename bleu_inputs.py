@@ -83,13 +83,37 @@ def validate_inputs(predictions: Any, references: Any, kind: str | None = None) 
     return _validate_ids(preds, refs) + (TOKEN_IDS,)
 
 
-def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]:
+def validate_predictions(predictions: Any, references: Sequence[Sequence[Any]], kind: str) -> list:
+    """Predictions checked against references that `validate_inputs` already checked (and grouped):
+    the same checks and messages, without checking the references again (several systems, one
+    set of references)."""
+    preds = _as_list(predictions, "predictions")
+    if not preds:
+        raise ValueError("predictions is empty; pass at least one prediction")
+    if len(preds) != len(references):
+        raise ValueError(
+            f"got {len(preds)} predictions but {len(references)} references; pass one reference "
+            "(or one list of references) per prediction"
+        )
+    if kind == TEXT:
+        _check_text_predictions(preds)
+        return preds
+    return [_check_ids(p, f"predictions[{i}]") for i, p in enumerate(preds)]
+
+
+def _check_text_predictions(preds: list) -> None:
+    if all(type(prediction) is str for prediction in preds):
+        return
     for index, prediction in enumerate(preds):
         if not isinstance(prediction, str):
             raise TypeError(
                 f"predictions[{index}] is {type(prediction).__name__} {prediction!r:.60}; every "
                 "prediction must be a string (use '' for an empty output)"
             )
+
+
+def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]:
+    _check_text_predictions(preds)
     single = isinstance(refs[0], str)
     grouped: List[List[str]] = []
     for index, reference in enumerate(refs):

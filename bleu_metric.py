@@ -12,6 +12,7 @@ import evaluate
 # evaluate.load copies only the sibling modules this file imports itself (one per line, relative,
 # at column 0), and not their imports: so every helper module is imported here. Never put a
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
+from .bleu_compare import compare
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
 from .bleu_inputs import TOKEN_IDS, validate_inputs
 from .bleu_options import OPTION_NAMES, resolve_options
@@ -228,3 +229,13 @@ class BleuMetric(evaluate.Metric):
     def accumulator(self, **options: Any) -> BleuAccumulator:
         """Running statistics in constant memory: `.add(predictions, references)`, `.result()`."""
         return BleuAccumulator(**options)
+
+    def compare(self, systems: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
+        """Paired significance tests of systems against a baseline, as sacreBLEU runs them.
+
+        `compare({"A": predictions_a, "B": predictions_b}, references, method="bootstrap" or "ar",
+        baseline="A", samples=None, seed=12345, confidence_samples=0, **options)`: one dict per
+        system (bleu, p_value against the baseline, bootstrap mean and 95% half-width ci, ...),
+        the baseline first. Pass smooth="exp" for sacreBLEU's numbers; see `bleu_compare`.
+        """
+        return compare(systems, references, **kwargs)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Sequence, Tuple
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 HYP_LEN = 0
@@ -44,6 +43,22 @@ def totals_of(stats: np.ndarray, orders: int) -> np.ndarray:
     return stats[..., 2 + orders : 2 + 2 * orders]
 
 
+def arrow_integers(values: np.ndarray) -> pa.Array:
+    """An Arrow array over a NumPy integer array's buffer. `pa.array` would import pandas (a third
+    of a second, more than scoring a small file takes) to ask whether the input is a pandas object."""
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
+
+
+def numpy_integers(array: pa.Array) -> np.ndarray:
+    """A read-only NumPy view of an Arrow integer array without nulls (`to_numpy` imports pandas)."""
+    dtype = np.dtype(f"{'u' if array.type.id in _ARROW_UNSIGNED else 'i'}{array.type.bit_width // 8}")
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+_ARROW_UNSIGNED = {pa.uint8().id, pa.uint16().id, pa.uint32().id, pa.uint64().id}
+
+
 def dense_codes(values: np.ndarray, bound: int | None = None) -> Tuple[np.ndarray, np.ndarray]:
     """(codes, uniques): equal values get equal codes 0..U-1 in order of first occurrence.
 
@@ -55,8 +70,8 @@ def dense_codes(values: np.ndarray, bound: int | None = None) -> Tuple[np.ndarra
         bound = int(values.max()) + 1 if values.min() >= 0 else None
     if values.dtype == np.int64 and bound is not None and bound <= 2**31:
         values = values.astype(np.int32)
-    encoded = pa.array(values).dictionary_encode()
-    return np.asarray(encoded.indices).astype(np.int64), np.asarray(encoded.dictionary).astype(np.int64)
+    encoded = arrow_integers(values).dictionary_encode()
+    return numpy_integers(encoded.indices).astype(np.int64), numpy_integers(encoded.dictionary).astype(np.int64)
 
 
 def encode_tokens(tokens: Sequence) -> np.ndarray:
@@ -65,6 +80,8 @@ def encode_tokens(tokens: Sequence) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     if isinstance(tokens, np.ndarray) and tokens.dtype.kind in "iu":
         return dense_codes(tokens)[0]
+    import pandas as pd  # only string tokens need it; loading pandas takes longer than scoring a small file
+
     codes, _ = pd.factorize(np.asarray(tokens, dtype=object) if isinstance(tokens, list) else tokens)
     return codes.astype(np.int64, copy=False)
 

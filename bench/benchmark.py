@@ -4,6 +4,7 @@ Run from the repository root:
 
     python bench/benchmark.py            # everything (a few minutes on 2 cores)
     python bench/benchmark.py --quick    # smaller scaling table, fewer repeats
+    python bench/benchmark.py --compare  # only the significance tests (compare) against sacreBLEU's CLI
 
 The corpus is the issue's: the 16 WMT17 en-de systems in ../shared/data/wmt17-en-de concatenated
 (48,064 segments, one reference), each copy's hypothesis and reference lines prefixed with a
@@ -12,6 +13,11 @@ synthetic corpus of the same shape is generated. Each measurement runs in a fres
 wall time with time.perf_counter (best of the repeats), process CPU time, and peak resident
 memory (ru_maxrss) next to the memory the loaded corpus alone takes. Every implementation's
 score is checked against this module's (relative 1e-10). Timing stays out of the test suite.
+
+The last section compares 17 systems (the 16 WMT17 systems and a hybrid of two of them, so that
+not every p-value is tiny) with paired bootstrap and approximate randomization: this module's
+`compare`, end to end from the text files in a fresh interpreter, against the sacreBLEU command
+line (`--paired-bs` / `--paired-ar`, `-j 2`), and checks that every number agrees.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import random
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
@@ -243,7 +250,7 @@ def measure(name: str, segments: int, repeat: int) -> Dict[str, Any]:
     command = [sys.executable, __file__, "--worker", name, "--segments", str(segments), "--repeat", str(repeat)]
     completed = subprocess.run(command, capture_output=True, text=True, cwd=REPO)
     if completed.returncode != 0:
-        raise RuntimeError(f"{name} at {segments} segments failed:\n{completed.stderr[-3000:]}")
+        raise RuntimeError(f"{name} at {segments} segments failed:\n{_repository_relative(completed.stderr[-3000:])}")
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
@@ -258,10 +265,141 @@ def try_evaluate_bleu() -> str:
     if "loaded" in completed.stdout:
         return "evaluate.load('bleu') loaded offline (from a local cache)"
     last = (completed.stderr.strip().splitlines() or ["no output"])[-1]
-    return f"evaluate.load('bleu') does not load offline: {last[:160]}"
+    return f"evaluate.load('bleu') does not load offline: {_repository_relative(last)[:160]}"
+
+
+# ----------------------------------------------------------------------------- comparing systems
+
+# The comparison's baseline, and a hybrid system: the first half of one system's lines joined to
+# the second half of another's. Several systems score within half a point of this baseline, so
+# not every p-value is the smallest possible.
+COMPARE_BASELINE = "online-B.0.de"
+COMPARE_HYBRID = ("SYSTRAN.4847.de", "xmu.4910.de")
+COMPARE_TESTS = {"bootstrap": ("--paired-bs", 1000), "ar": ("--paired-ar", 10000)}
+
+
+def comparison_files(folder: Path) -> Tuple[Path, List[Path], str]:
+    """(reference, systems with the baseline first, source): WMT17's files plus the hybrid written
+    to `folder`; or, without ../shared/data, 17 synthetic systems written there."""
+    loaded = _wmt_systems()
+    if loaded is None:
+        systems, reference = _synthetic_systems()
+        paths = []
+        for k, lines in enumerate(systems + [systems[0][: SYSTEM_LINES // 2] + systems[1][SYSTEM_LINES // 2 :]]):
+            paths.append(folder / f"synthetic-{k}.txt")
+            paths[-1].write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        reference_path = folder / "reference.txt"
+        reference_path.write_text("".join(line + "\n" for line in reference), encoding="utf-8")
+        return reference_path, paths, "synthetic (../shared/data absent), 17 systems x 3,004"
+    names = [path.name for path in sorted(DATA.glob("*.de")) if path.name != REFERENCE_FILE]
+    ordered = [DATA / COMPARE_BASELINE] + [DATA / name for name in names if name != COMPARE_BASELINE]
+    first, second = (_read_lines(DATA / name) for name in COMPARE_HYBRID)
+    hybrid = folder / f"hybrid-{'+'.join(name.split('.')[0] for name in COMPARE_HYBRID)}.de"
+    half = len(first) // 2
+    hybrid.write_text("".join(line + "\n" for line in first[:half] + second[half:]), encoding="utf-8")
+    return DATA / REFERENCE_FILE, ordered + [hybrid], "WMT17 en-de: 16 systems + 1 hybrid"
+
+
+def compare_worker(method: str, reference: str, systems: List[str], repeat: int) -> Dict[str, Any]:
+    """In a fresh interpreter: import, then `repeat` times read the files and compare (end to end)."""
+    started = time.perf_counter()
+    from bleu_compare import compare
+
+    imported = time.perf_counter() - started
+    walls, result = [], None
+    for _ in range(repeat):
+        wall = time.perf_counter()
+        named = {Path(path).name: _read_lines(Path(path)) for path in systems}
+        result = compare(named, _read_lines(Path(reference)), method=method, smooth="exp")
+        walls.append(time.perf_counter() - wall)
+    return {"walls": walls, "wall": min(walls), "import": imported, "result": result,
+            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def _run_compare_worker(method: str, reference: Path, systems: List[Path], repeat: int) -> Dict[str, Any]:
+    command = [sys.executable, __file__, "--compare-worker", method, "--repeat", str(repeat),
+               str(reference), *map(str, systems)]
+    started = time.perf_counter()
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=REPO)
+    process_wall = time.perf_counter() - started
+    if completed.returncode != 0:
+        raise RuntimeError(f"compare ({method}) failed:\n{_repository_relative(completed.stderr[-3000:])}")
+    row = json.loads(completed.stdout.strip().splitlines()[-1])
+    # One call's share of the process: startup and imports plus one end-to-end call.
+    row["process"] = process_wall - sum(row["walls"]) + row["wall"]
+    return row
+
+
+def _run_sacrebleu_cli(method: str, reference: Path, systems: List[Path]) -> Dict[str, Any]:
+    flag, _ = COMPARE_TESTS[method]
+    command = [str(Path(sys.executable).parent / "sacrebleu"), str(reference), "-i", *map(str, systems),
+               flag, "-j", "2", "-f", "json"]
+    started = time.perf_counter()
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=REPO)
+    wall = time.perf_counter() - started
+    if completed.returncode != 0:
+        raise RuntimeError(f"sacrebleu {flag} failed:\n{_repository_relative(completed.stderr[-3000:])}")
+    return {"wall": wall, "systems": [entry["BLEU"] for entry in json.loads(completed.stdout)]}
+
+
+def _comparison_agreement(ours: Dict[str, Any], theirs: List[Dict[str, Any]]) -> Tuple[float, float, float]:
+    """Largest relative BLEU difference, largest relative mean/ci difference, and the largest
+    p-value difference in trials (ours on the 0..1 scale, sacreBLEU's on 0..100)."""
+    bleu = interval = trials = 0.0
+    samples = ours["samples"]
+    for mine, other in zip(ours["systems"], theirs, strict=True):
+        bleu = max(bleu, _relative(100 * mine["bleu"], other["score"]))
+        if other["mean"] is not None:
+            interval = max(interval, _relative(100 * mine["mean"], other["mean"]), _relative(100 * mine["ci"], other["ci"]))
+        if other["p_value"] is not None:
+            trials = max(trials, abs(mine["p_value"] - other["p_value"]) * (samples + 1))
+    return bleu, interval, trials
+
+
+def _p(value: Any) -> str:
+    return "" if value is None else f"{value:.4f}"
+
+
+def compare_section(repeat: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="bleu-compare-") as folder:
+        reference, systems, source = comparison_files(Path(folder))
+        print(f"\nComparing systems ({source}; {len(systems)} systems, baseline {systems[0].name}, "
+              "smooth exp as sacreBLEU): this module's compare, end to end from the text files, against "
+              "the sacreBLEU command line with 2 worker processes (-j 2):")
+        print(f"{'test':42s} {'ours s':>7s} {'ours+start s':>13s} {'sacreBLEU s':>12s} {'x call':>7s} "
+              f"{'x process':>10s} {'peak MiB':>9s}  agreement with sacreBLEU")
+        results = {}
+        for method, (flag, samples) in COMPARE_TESTS.items():
+            ours = _run_compare_worker(method, reference, systems, repeat)
+            theirs = _run_sacrebleu_cli(method, reference, systems)
+            results[method] = (ours, theirs)
+            bleu, interval, trials = _comparison_agreement(ours["result"], theirs["systems"])
+            ok = bleu <= 1e-10 and interval <= 1e-5 and trials <= 1
+            agreement = (f"{'yes' if ok else 'NO'}: BLEU rel {bleu:.0e}, mean/ci rel {interval:.0e}, "
+                         f"p-values within {trials:.0f} trial(s)")
+            label = f"{method} ({samples:,} {'resamples' if method == 'bootstrap' else 'trials'}, {flag})"
+            print(f"{label:42s} {ours['wall']:7.2f} {ours['process']:13.2f} {theirs['wall']:12.2f} "
+                  f"{theirs['wall'] / ours['wall']:7.1f} {theirs['wall'] / ours['process']:10.1f} "
+                  f"{ours['peak_mib']:9.0f}  {agreement}")
+        print("(ours s: best of the calls in one interpreter, reading the files included; ours+start s: "
+              "that plus starting Python and importing the module; x call / x process: sacreBLEU's time "
+              "over each)")
+        print(f"\n{'system':42s} {'BLEU':>7s} {'bs p':>7s} {'sacreBLEU':>9s} {'ar p':>7s} {'sacreBLEU':>9s}  "
+              "mean ± ci (bootstrap)")
+        (bs_ours, bs_theirs), (ar_ours, ar_theirs) = results["bootstrap"], results["ar"]
+        rows = zip(bs_ours["result"]["systems"], bs_theirs["systems"], ar_ours["result"]["systems"], ar_theirs["systems"])
+        for mine, theirs, mine_ar, theirs_ar in rows:
+            print(f"{mine['name']:42s} {100 * mine['bleu']:7.2f} {_p(mine['p_value']):>7s} "
+                  f"{_p(theirs['p_value']):>9s} {_p(mine_ar['p_value']):>7s} {_p(theirs_ar['p_value']):>9s}  "
+                  f"{100 * mine['mean']:.2f} ± {100 * mine['ci']:.2f}")
 
 
 # ----------------------------------------------------------------------------- the report
+
+
+def _repository_relative(text: str) -> str:
+    """The text with this machine's absolute paths of the repository written relative to it."""
+    return text.replace(str(REPO) + os.sep, "").replace(str(REPO), ".")
 
 
 def _machine() -> str:
@@ -287,12 +425,22 @@ def _relative(a: float, b: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="scaling up to 48k segments, fewer repeats")
+    parser.add_argument("--compare", action="store_true", help="only the significance tests against sacreBLEU's CLI")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--compare-worker", help=argparse.SUPPRESS)
+    parser.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--segments", type=int, default=CORPUS_SEGMENTS, help=argparse.SUPPRESS)
     parser.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(args.worker, args.segments, args.repeat)))
+        return
+    if args.compare_worker:
+        print(json.dumps(compare_worker(args.compare_worker, args.files[0], args.files[1:], args.repeat)))
+        return
+    if args.compare:
+        print(f"Machine: {_machine()}; load average at start {os.getloadavg()[0]:.1f}")
+        compare_section(repeat=3)
         return
 
     fast_repeat = 2 if args.quick else 3
@@ -361,6 +509,8 @@ def main() -> None:
         ratio = f"{row['wall'] / tenth['wall']:.1f}x" if tenth else ""
         print(f"{size:9,d} {row['wall']:8.2f} {row['cpu']:8.2f} {ratio:>13s} {row['corpus_mib']:11.0f} "
               f"{row['setup_mib']:11.0f} {row['peak_mib']:9.0f} {row['peak_mib'] - row['setup_mib']:13.0f}")
+
+    compare_section(repeat=2 if args.quick else 3)
 
 
 if __name__ == "__main__":

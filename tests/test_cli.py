@@ -6,16 +6,20 @@ import json
 import subprocess
 import sys
 
+import pytest
 import sacrebleu
 
-from bleu_cli import EXAMPLE_HYPOTHESES, EXAMPLE_REFERENCES, main, read_segments
+from bleu_cli import (
+    EXAMPLE_HYPOTHESES, EXAMPLE_REFERENCES, UsageError, build_parser, main, read_segments, resolve_roles,
+)
 from bleu_core import compute_bleu
 from conftest import REPO
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(REPO / "bleu_cli.py"), *args], capture_output=True, text=True, timeout=120, cwd=REPO
+        [sys.executable, str(REPO / "bleu_cli.py"), *args], input=stdin, capture_output=True, text=True,
+        timeout=120, cwd=REPO,
     )
 
 
@@ -77,13 +81,69 @@ def test_misaligned_files_are_an_error_not_a_score(tmp_path):
     assert completed.stdout == ""
 
 
-def test_missing_reference_argument_is_a_usage_error():
+def test_a_lone_file_with_nothing_on_stdin_is_a_usage_error():
+    """Read as sacreBLEU's grammar (the file is a reference, hypotheses on stdin); with nothing on
+    stdin the message says so and shows the other grammar."""
     completed = run_cli(str(EXAMPLE_HYPOTHESES))
     assert completed.returncode == 2
-    assert "at least one reference file" in completed.stderr
+    assert "no hypotheses on stdin" in completed.stderr and "HYP -r REF" in completed.stderr
+    assert completed.stdout == ""
 
 
 def test_bad_option_value_is_reported(tmp_path):
     completed = run_cli(str(EXAMPLE_HYPOTHESES), "-r", str(EXAMPLE_REFERENCES[0]), "--weights", "0.5", "-1")
     assert completed.returncode == 2
     assert "weights[1]" in completed.stderr
+
+
+def test_every_file_has_one_role_and_the_output_names_it(tmp_path):
+    """`S1 -r R S2` reads S2 as a second reference (every file after -r is one): the report says so,
+    and with --json, where the dict must stay the metric's, stderr does."""
+    hyp, ref, other = (str(path) for path in (EXAMPLE_HYPOTHESES, *EXAMPLE_REFERENCES))
+    report = run_cli(hyp, "-r", ref, other)
+    assert report.returncode == 0, report.stderr
+    assert f"hypotheses       {hyp}\nreferences       {ref}, {other}\n" in report.stdout
+    as_json = run_cli(hyp, "-r", ref, other, "--json")
+    assert f"hypotheses: {hyp}; references: {ref}, {other}" in as_json.stderr
+    assert json.loads(as_json.stdout)["signature"].startswith("nrefs:2|")
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["{ref}", "-i", "{hyp}", "-r", "{ref}"], "give files opposite roles"),
+        (["{hyp}", "-r", "{hyp}"], "named both as a hypothesis and as a reference"),
+        (["{hyp}", "-r", "{ref}", "-lc", "{ref2}"], "unrecognized arguments"),
+        (["-", "-r", "-"], "stdin ('-') can hold one file only"),
+        (["-i", "{hyp}"], "give the reference files before it"),
+        (["{hyp}", "-r", "{ref}", "--bootstrap", "10", "-ci"], "give one"),
+        (["{hyp}", "-r", "{ref}", "-w", "-1"], "--width must be >= 0"),
+    ],
+    ids=["i-and-r", "hyp-is-ref", "file-after-options", "stdin-twice", "i-without-refs", "two-intervals", "width"],
+)
+def test_what_cannot_be_read_one_way_is_rejected(arguments, message):
+    names = {"hyp": EXAMPLE_HYPOTHESES, "ref": EXAMPLE_REFERENCES[0], "ref2": EXAMPLE_REFERENCES[1]}
+    completed = run_cli(*(argument.format(**names) for argument in arguments), stdin="a\n")
+    assert completed.returncode == 2
+    assert message in completed.stderr
+    assert completed.stdout == ""
+
+
+def test_stdin_from_a_terminal_is_a_usage_error_not_a_hang():
+    parser = build_parser()
+    for argv in (["-r", "ref.txt"], ["ref.txt"], ["-", "-r", "ref.txt"]):
+        with pytest.raises(UsageError):
+            resolve_roles(parser.parse_args(argv), stdin_is_terminal=True)
+    roles = resolve_roles(parser.parse_args(["ref.txt"]), stdin_is_terminal=False)
+    assert (roles.grammar, roles.hypotheses, roles.references) == ("sacrebleu", ["-"], ["ref.txt"])
+
+
+def test_hypotheses_on_stdin_in_this_grammar_width_and_score_only():
+    references = [str(path) for path in EXAMPLE_REFERENCES]
+    piped = run_cli("-r", *references, "--json", stdin=EXAMPLE_HYPOTHESES.read_text(encoding="utf-8"))
+    named = run_cli(str(EXAMPLE_HYPOTHESES), "-r", *references, "--json")
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout) == json.loads(named.stdout)
+    score = json.loads(named.stdout)["bleu"]
+    assert run_cli(str(EXAMPLE_HYPOTHESES), "-r", *references, "-b", "-w", "2").stdout == f"{score:.2f}\n"
+    assert run_cli(str(EXAMPLE_HYPOTHESES), "-r", *references, "--score-only").stdout == f"{score:.4f}\n"

@@ -1,0 +1,88 @@
+"""The metric's and the CLI's import path stays light, and the requirements split keeps every job served.
+
+Not timed (timings are bench/cli_startup.py's job): these check which modules get loaded, in a fresh
+interpreter, and which packages each requirements file names.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+
+from conftest import REPO
+
+HEAVY = ("pandas", "gradio", "transformers", "torch", "datasets", "evaluate")
+
+
+def loaded_after(code: str) -> list:
+    script = f"import sys\n{code}\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    return ast.literal_eval(completed.stdout.strip().splitlines()[-1])
+
+
+def test_importing_the_cli_and_scoring_a_file_loads_no_heavy_package():
+    """pandas alone took 0.45 s of the CLI's 0.8 s; 13a and none (one pass over bytes) need NumPy and
+    Arrow only. (intl, char and zh tokenize to strings, which pandas encodes, loaded on that path.)"""
+    code = (
+        "import contextlib, io, bleu_cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert bleu_cli.main([]) == 0\n"
+        "    assert bleu_cli.main(['examples/hypotheses.txt', '-r', 'examples/references.1.txt', '-tok', 'none']) == 0"
+    )
+    assert loaded_after(code) == []
+
+
+def test_the_paired_path_loads_no_heavy_package_either():
+    code = (
+        "import contextlib, io, bleu_cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert bleu_cli.main(['examples/hypotheses.txt', 'examples/references.2.txt', '-r',"
+        " 'examples/references.1.txt', '-pbs', '--paired-n', '10']) == 0"
+    )
+    assert loaded_after(code) == []
+
+
+def test_string_tokens_still_load_pandas_when_needed():
+    """The check above is not vacuous: the string-token path does import pandas, lazily."""
+    code = "from bleu_stats import encode_tokens\nassert list(encode_tokens(['a', 'b', 'a'])) == [0, 1, 0]"
+    assert loaded_after(code) == ["pandas"]
+
+
+def requirement_names(path) -> set:
+    names = set()
+    for line in (REPO / path).read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("-r "):
+            names |= requirement_names(line[3:].strip())
+        elif line:
+            names.add(re.match(r"[A-Za-z0-9_.-]+", line).group(0).lower())
+    return names
+
+
+def third_party_imports(path) -> set:
+    tree = ast.parse((REPO / path).read_text(encoding="utf-8"))
+    modules = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules.add(node.module.split(".")[0])
+    local = {path.stem for path in REPO.glob("*.py")}
+    return {module for module in modules if module not in local and module not in sys.stdlib_module_names}
+
+
+def test_requirements_split():
+    """requirements.txt: the metric and the CLI, no Gradio (a Space gets Gradio from sdk_version);
+    with Gradio it covers everything app.py imports; the test requirements include the demo's."""
+    runtime = requirement_names("requirements.txt")
+    assert "gradio" not in runtime
+    for module in ("bleu_metric.py", "bleu_cli.py", "bleu_core.py", "bleu_stats.py", "bleu_tokenizers.py"):
+        assert third_party_imports(module) <= runtime, module
+    assert third_party_imports("app.py") <= runtime | {"gradio"}
+    assert requirement_names("requirements-space.txt") == runtime | {"gradio"}
+    assert requirement_names("requirements-space.txt") <= requirement_names("requirements-test.txt")
+    front_matter = (REPO / "README.md").read_text(encoding="utf-8").split("---")[1]
+    assert re.search(r"^sdk_version: 6\.", front_matter, flags=re.M)  # inside requirements-space.txt's gradio range
