@@ -113,3 +113,16 @@ CSS += """
 .json-node .value, .json-node .number, .json-node .string, .json-node .bool, .json-node .null { color: #155e75; }
 *:focus-visible { outline: 3px solid #4338ca !important; outline-offset: 2px; }
 """
+
+# The Compare systems tab's interval plot.
+CSS += """
+.ci-plot { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 0.6rem 0.8rem; }
+.ci-caption { font-size: 0.85rem; color: var(--body-text-color-subdued); margin-bottom: 0.4rem; }
+.ci-row { display: grid; grid-template-columns: minmax(90px, 22%) 1fr minmax(150px, auto); gap: 0.6rem; align-items: center; margin: 0.3rem 0; }
+.ci-name { font-family: var(--font-mono); font-size: 0.85rem; overflow-wrap: anywhere; }
+.ci-track { position: relative; height: 14px; background: var(--background-fill-secondary); border-radius: 7px; }
+.ci-bar { position: absolute; top: 3px; height: 8px; background: rgba(67,56,202,0.45); border-radius: 4px; }
+.ci-dot { position: absolute; top: 1px; width: 12px; height: 12px; margin-left: -6px; border-radius: 50%; background: #4338ca; }
+.ci-label { font-variant-numeric: tabular-nums; font-size: 0.85rem; }
+@media (max-width: 600px) { .ci-row { grid-template-columns: 1fr; } }
+"""

@@ -474,3 +474,39 @@ def test_score_card_carries_both_scales_precisions_and_the_interval():
     assert f'<span class="scale-unit">{expected["bleu"]:.4f}</span><span class="scale-percent">{100 * expected["bleu"]:.2f}</span>' in card
     assert " / ".join(f"{100 * p:.1f}" for p in expected["precisions"]) in card
     assert f'{100 * expected["bleu_ci_low"]:.2f}</span>' in card and "95% bootstrap interval" in card
+
+
+# ------------------------------------------------------------------ Compare systems
+
+
+def test_compare_tab_gives_bleu_compare_numbers_and_the_segments_that_differ_most():
+    from bleu_compare import compare
+
+    from space import compare_view
+
+    reference = wmt17_lines("newstest2017-ende.ref.de")[:200]
+    first, second = wmt17_lines("uedin-nmt.4722.de")[:200], wmt17_lines("online-B.0.de")[:200]
+    status, table, plot, differences, caption = compare_view.run_compare(
+        inputs.SOURCE_TEXT, "\n".join(first) + "\n\n===\n\n" + "\n".join(second), "\n".join(reference), None, None,
+        "bootstrap", 200, "7", *DEFAULT_FORM)
+    expected = compare({"system 1": first, "system 2": second}, [[r] for r in reference], samples=200, seed=7)
+    assert status.visible is False
+    assert table["BLEU"].tolist() == [f"{100 * row['bleu']:.2f}" for row in expected["systems"]]
+    assert table["p-value"].tolist() == ["baseline", f"{expected['systems'][1]['p_value']:.4f}"]
+    assert f"{100 * expected['systems'][1]['ci']:.2f}" in table["95% interval (μ ± ci)"].iloc[1]
+    assert plot.count('class="ci-row"') == 2 and expected["signature"] in caption
+    oracle = [sacrebleu.BLEU(effective_order=True).sentence_score(h, [r]).score / 100 for h, r in zip(second, reference)]
+    oracle_first = [sacrebleu.BLEU(effective_order=True).sentence_score(h, [r]).score / 100 for h, r in zip(first, reference)]
+    gaps = [b - a for a, b in zip(oracle_first, oracle)]
+    top = differences["#"].iloc[0] - 1
+    assert abs(gaps[top]) == pytest.approx(max(abs(g) for g in gaps), abs=1e-12)
+    assert float(differences["system 2 − system 1"].iloc[0]) == pytest.approx(gaps[top], abs=1e-4)
+
+
+def test_compare_tab_explains_bad_input():
+    from space import compare_view
+
+    status = compare_view.run_compare(inputs.SOURCE_TEXT, "a b", "a b", None, None, "bootstrap", None, "", *DEFAULT_FORM)[0]
+    assert status.visible is True and "paste two or more systems" in status.value
+    status = compare_view.run_compare(inputs.SOURCE_TEXT, "a\n===\nb\nc", "a", None, None, "ar", None, "", *DEFAULT_FORM)[0]
+    assert "Cannot compare" in status.value and "system 'system 2'" in status.value

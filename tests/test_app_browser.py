@@ -2,8 +2,11 @@
 
 Pastes the paper's two candidates and three reference sets (seed 001), clicks Score, reads the
 score from the page and checks it against `bleu_core.compute_bleu` (the module's own path), opens
-explain mode, checks a bad input shows the module's message in the page, and saves screenshots in
-the test's temporary directory. Skips when Chromium or Playwright is missing; CI has both.
+explain mode, checks a bad input shows the module's message in the page; then issue 12's points at
+1280x900 and 390x844: the first screen, results and errors scrolled into view (element boxes vs the
+viewport), a 5 MB single-line segment with the page's JS heap, the phone layout, uploads, the scale
+toggle, axe-core's contrast and ARIA rules, and the Compare systems tab. Screenshots go to
+tests/artifacts/ (gitignored). Skips when Chromium or Playwright is missing; CI has both.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from bleu_options import resolve_options
 from conftest import WMT17, WMT17_REFERENCE, wmt17_lines
 
 CHROMIUM = Path("/usr/bin/chromium")
+# Screenshots land here (gitignored), so they outlive pytest's rotating temporary directories.
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARTIFACTS.mkdir(exist_ok=True)
 AXE = Path(__file__).resolve().parent / "js" / "node_modules" / "axe-core" / "axe.min.js"  # tests/install.sh
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -116,7 +122,7 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     assert page.locator("#bleu-value").inner_text().strip() == f"{expected['bleu']:.4f}"
     assert page.locator("#signature textarea, #signature input").first.input_value() == expected["signature"]
     page.wait_for_selector("#chart canvas, #chart svg", timeout=15000)  # the precision chart drew
-    page.screenshot(path=str(tmp_path / "scored.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "scored.png"), full_page=True)
 
     page.get_by_role("tab", name="Explain").click()
     view = page.locator("#explain-view")
@@ -126,8 +132,8 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     # The first 1-gram table's sum row: clipped matches over the candidate's unigrams, as the core counts them.
     row = segment_statistics(CANDIDATES[:1], [REFERENCE_SETS], resolve_options())[0]
     assert f"p1 = {row[2]}/{row[6]} " in view.inner_text()  # the 1-gram table sums to the core's counts
-    page.screenshot(path=str(tmp_path / "explain.png"), full_page=True)
-    assert (tmp_path / "explain.png").stat().st_size > 10_000
+    page.screenshot(path=str(ARTIFACTS / "explain.png"), full_page=True)
+    assert (ARTIFACTS / "explain.png").stat().st_size > 10_000
 
     # Clicking a row of the per-segment table explains that segment.
     page.get_by_role("tab", name="Per segment").click()
@@ -151,7 +157,7 @@ def test_uploaded_wmt17_files_score_as_the_module(app_url, browser, tmp_path):
     expected = compute_bleu(hypothesis, reference)
     assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
     assert "3,004" in page.locator("#bleu-score").inner_text()
-    page.screenshot(path=str(tmp_path / "wmt17.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "wmt17.png"), full_page=True)
     page.close()
 
 
@@ -165,7 +171,7 @@ def test_bad_input_shows_the_message_in_the_page(app_url, browser, tmp_path):
     text = status.inner_text()
     assert "Cannot score" in text and "reference set 1 has 1 line but there are 2 predictions" in text
     assert "Traceback" not in page.content()
-    page.screenshot(path=str(tmp_path / "error.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "error.png"), full_page=True)
     page.close()
 
 
@@ -215,7 +221,7 @@ def test_first_screen_shows_paste_score_and_examples(app_url, browser, tmp_path)
     page = open_page(browser, app_url)
     for selector in ("#predictions textarea", "#score-button", "text=the cat the cat on the mat → 0.467"):
         assert in_viewport(page, selector), f"{selector} is not on the first screen at 1280x900"
-    page.screenshot(path=str(tmp_path / "first-screen-1280.png"))
+    page.screenshot(path=str(ARTIFACTS / "first-screen-1280.png"))
     page.close()
 
 
@@ -228,13 +234,13 @@ def test_result_and_error_are_brought_into_view(app_url, browser, tmp_path, view
     page.locator("#status").wait_for()
     page.wait_for_timeout(400)  # the scroll runs just after the update
     assert in_viewport(page, "#status"), "the error is off-screen after Score"
-    page.screenshot(path=str(tmp_path / f"error-{viewport['width']}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"error-{viewport['width']}.png"))
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the example list sits low on a phone
     page.get_by_text("the cat the cat on the mat → 0.467").click()
     page.wait_for_selector("#bleu-score")
     page.wait_for_timeout(400)
     assert in_viewport(page, "#bleu-score"), "the score is off-screen after an example click"
-    page.screenshot(path=str(tmp_path / f"example-{viewport['width']}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"example-{viewport['width']}.png"))
     page.close()
 
 
@@ -261,10 +267,10 @@ def test_a_5mb_single_line_segment_scores_and_explains_within_bounds(app_url, br
     text = page.locator("#explain-view").inner_text()
     assert "more tokens not shown" in text and "n-grams not listed" in text
     heap = js_heap_mb(page)
-    (tmp_path / "numbers.txt").write_text(f"score {scored_s:.1f} s, explain {explained_s:.1f} s, JS heap {heap:.0f} MB\n")
+    (ARTIFACTS / "5mb-numbers.txt").write_text(f"score {scored_s:.1f} s, explain {explained_s:.1f} s, JS heap {heap:.0f} MB\n")
     print(f"5 MB segment: score {scored_s:.1f} s, score+explain {explained_s:.1f} s, JS heap {heap:.0f} MB")
     assert heap < 300, f"the page holds {heap:.0f} MB of JS heap"
-    page.screenshot(path=str(tmp_path / "explain-5mb.png"))
+    page.screenshot(path=str(ARTIFACTS / "explain-5mb.png"))
     page.close()
 
 
@@ -285,7 +291,7 @@ def test_phone_layout_keeps_the_card_tables_and_tabs_on_screen(app_url, browser,
         header.scroll_into_view_if_needed()
         box = header.bounding_box()
         assert box["x"] + box["width"] <= width + 0.5
-    page.screenshot(path=str(tmp_path / "explain-390.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "explain-390.png"), full_page=True)
     page.close()
 
 
@@ -300,7 +306,7 @@ def test_three_uploaded_reference_files_are_all_listed(app_url, browser, tmp_pat
     for i in (1, 2, 3):  # listed, and inside the box without scrolling it
         row = page.locator(f'#reference-files :text("paper_reference{i}")').first.bounding_box()
         assert box["y"] <= row["y"] and row["y"] + row["height"] <= box["y"] + box["height"], i
-    page.screenshot(path=str(tmp_path / "three-references.png"))
+    page.screenshot(path=str(ARTIFACTS / "three-references.png"))
     page.close()
 
 
@@ -328,5 +334,31 @@ def test_axe_finds_no_contrast_or_aria_violations(app_url, browser, tmp_path):
         page.get_by_role("tab", name=tab).click()
         page.wait_for_timeout(300)
         assert axe_violations(page, ["color-contrast"]) == [], f"{tab} tab after scoring"
-    page.screenshot(path=str(tmp_path / "axe-json.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "axe-json.png"), full_page=True)
+    page.close()
+
+
+def test_compare_systems_tab_with_uploaded_wmt17_systems(app_url, browser, tmp_path):
+    from bleu_compare import compare
+
+    names = ["uedin-nmt.4722.de", "online-B.0.de", "KIT.4950.de"]
+    systems = {name: wmt17_lines(name) for name in names}  # skips where ../shared/data is absent
+    reference = wmt17_lines("newstest2017-ende.ref.de")
+    page = open_page(browser, app_url)
+    page.get_by_role("tab", name="Compare systems").click()
+    page.get_by_role("tab", name="Upload system files").click()
+    page.locator("#compare-system-files input[type=file]").set_input_files([str(WMT17 / name) for name in names])
+    page.locator("#compare-reference-files input[type=file]").set_input_files([str(WMT17_REFERENCE)])
+    page.wait_for_function("() => (document.querySelector('#compare-system-files')?.innerText.match(/⇣/g) || []).length === 3")
+    page.wait_for_selector('#compare-reference-files :text("KB")')
+    page.locator("#compare-button").click()
+    page.wait_for_selector("#compare-plot", timeout=60000)
+    expected = compare(systems, reference)
+    table = page.locator("#compare-table").inner_text()
+    for row in expected["systems"]:
+        assert f"{100 * row['bleu']:.2f}" in table
+        assert ("baseline" if row["p_value"] is None else f"{row['p_value']:.4f}") in table
+    assert page.locator("#compare-plot .ci-row").count() == 3
+    assert "highest − lowest" in page.locator("#compare-differences").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
     page.close()
