@@ -9,7 +9,7 @@ from bleu_scoring import SMOOTHING_DEFAULTS
 
 from .inputs import SOURCE_TEXT, load_inputs, option_kwargs, parse_bootstrap
 from .downloads import write_downloads
-from .render import explain_number, placeholder_html, sacrebleu_line, score_html
+from .render import explain_number, placeholder_html, precision_chart_html, sacrebleu_line, score_html
 from .scoring import metric_result, page_count, precision_frame, score_corpus, segments_page
 
 EXPLAIN_PROMPT = placeholder_html("Pick a segment: type its number and press Explain, or click a row of Per segment.")
@@ -33,15 +33,14 @@ def run_score(source, predictions_text, references_text, hypothesis_file, refere
         message = f"⚠️ **Cannot score:** {error}"
         return (
             gr.Markdown(message, visible=True), placeholder_html("No score: fix the input and press Score again."),
-            gr.BarPlot(None, visible=False), "", pd.DataFrame(), {}, None, 1,
+            gr.HTML("", visible=False), "", pd.DataFrame(), {}, None, 1,
             placeholder_html("No segment to explain yet."), "", 1, "segment", gr.Number(), "", gr.File(None, visible=False),
         )
-    top = max(1.0, *scored.result["precisions"])
     frame, caption = segments_page(scored, 1, "segment")
     return (
         gr.Markdown("", visible=False),
         score_html(scored),
-        gr.BarPlot(precision_frame(scored), y_lim=[0, top], visible=True),
+        gr.HTML(precision_chart_html(precision_frame(scored)), visible=True),
         scored.result["signature"],
         frame,
         metric_result(scored),

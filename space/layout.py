@@ -150,12 +150,8 @@ def build_demo() -> gr.Blocks:
                                              elem_id="score-view", js_on_load=None)
                         with gr.Tabs(selected="overview", elem_id="result-tabs") as result_tabs:
                             with gr.Tab("Overview", id="overview"):
-                                chart = gr.BarPlot(
-                                    None, x="measure", y="value", color="kind", y_lim=[0, 1], height=260, color_title="",
-                                    color_map={"precision": "#6366f1", "brevity penalty": "#10b981"},
-                                    x_title=" ", y_title=" ", label="Modified n-gram precisions and brevity penalty",
-                                    sort=None, x_label_angle=0, elem_id="chart", visible=False,
-                                )
+                                # Plain HTML bars: no Vega-Lite (its version and scale warnings), nothing empty.
+                                chart = gr.HTML("", elem_id="chart", visible=False)
                                 signature = gr.Textbox(label="Signature (put it next to the score)", interactive=False,
                                                        buttons=["copy"], elem_id="signature")
                                 summary_line = gr.Textbox(label="sacreBLEU's summary line", interactive=False,

@@ -80,6 +80,19 @@ def score_html(scored: ScoredCorpus) -> str:
 </div>"""
 
 
+def precision_chart_html(frame) -> str:
+    """Bars for the modified precisions and the brevity penalty (a `precision_frame`), 0 to 1
+    (up to the largest value when smoothing lifts one past 1)."""
+    top = max(1.0, float(frame["value"].max()))
+    bars = "".join(
+        f'<div class="bar-row"><span class="bar-name">{html.escape(measure)}</span>'
+        f'<div class="bar-track"><div class="bar bar-{"bp" if kind == "brevity penalty" else "p"}" '
+        f'style="width:{100 * max(0.0, value) / top:.2f}%"></div></div><b class="bar-value">{value:.4f}</b></div>'
+        for measure, value, kind in frame.itertuples(index=False)
+    )
+    return f'<div class="bar-chart" role="img" aria-label="Modified n-gram precisions and brevity penalty"><div class="bar-caption">Modified n-gram precisions and brevity penalty</div>{bars}</div>'
+
+
 def placeholder_html(message: str) -> str:
     return f'<div class="bleu-card bleu-empty">{html.escape(message)}</div>'
 

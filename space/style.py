@@ -126,3 +126,16 @@ CSS += """
 .ci-label { font-variant-numeric: tabular-nums; font-size: 0.85rem; }
 @media (max-width: 600px) { .ci-row { grid-template-columns: 1fr; } }
 """
+
+# The precision chart (plain HTML bars).
+CSS += """
+.bar-chart { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 0.6rem 0.8rem; }
+.bar-caption { font-size: 0.85rem; color: var(--body-text-color-subdued); margin-bottom: 0.4rem; }
+.bar-row { display: grid; grid-template-columns: minmax(110px, 28%) 1fr 4.5rem; gap: 0.6rem; align-items: center; margin: 0.25rem 0; }
+.bar-name { font-size: 0.85rem; }
+.bar-track { height: 14px; background: var(--background-fill-secondary); border-radius: 7px; overflow: hidden; }
+.bar { height: 100%; border-radius: 7px; }
+.bar-p { background: #4f46e5; }
+.bar-bp { background: #047857; }
+.bar-value { font-variant-numeric: tabular-nums; text-align: right; font-size: 0.9rem; }
+"""

@@ -165,6 +165,8 @@ def test_chart_and_segment_table_hold_the_cores_numbers():
     chart = scoring.precision_frame(scored)
     assert chart["value"].tolist() == expected["precisions"] + [expected["brevity_penalty"]]
     assert chart["measure"].tolist()[-1] == "brevity penalty"
+    bars = render.precision_chart_html(chart)
+    assert bars.count('class="bar-row"') == 5 and f"<b class=\"bar-value\">{expected['precisions'][0]:.4f}</b>" in bars
     table, caption = scoring.segments_page(scored)
     assert table["#"].tolist() == [1, 2, 3]
     # Per-segment scores are sacreBLEU's sentence BLEU whatever the corpus smoothing (here floor).

@@ -121,7 +121,8 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
     assert page.locator("#bleu-value").inner_text().strip() == f"{expected['bleu']:.4f}"
     assert page.locator("#signature textarea, #signature input").first.input_value() == expected["signature"]
-    page.wait_for_selector("#chart canvas, #chart svg", timeout=15000)  # the precision chart drew
+    bars = page.locator("#chart .bar-value").all_inner_texts()  # the precision chart: p1..p4 and BP
+    assert bars == [f"{value:.4f}" for value in expected["precisions"] + [expected["brevity_penalty"]]]
     page.screenshot(path=str(ARTIFACTS / "scored.png"), full_page=True)
 
     page.get_by_role("tab", name="Explain").click()
@@ -177,6 +178,8 @@ def test_bad_input_shows_the_message_in_the_page(app_url, browser, tmp_path):
 
 def test_an_example_loads_and_scores_with_one_click(app_url, browser):
     page = open_page(browser, app_url)
+    console = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
     page.get_by_text("the cat the cat on the mat → 0.467").click()
     page.wait_for_selector("#bleu-score")
     bleu = float(page.locator("#bleu-score").get_attribute("data-bleu"))
@@ -198,6 +201,7 @@ def test_an_example_loads_and_scores_with_one_click(app_url, browser):
     page.wait_for_selector("#bleu-score")
     assert page.locator("#bleu-value").inner_text().strip() == f"{100 * bleu:.2f}"
     page.get_by_label("0–1", exact=True).check()
+    assert [line for line in console if line.startswith(("warning", "error"))] == []  # no Vega-Lite warnings
     page.close()
 
 
