@@ -136,6 +136,12 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     page.screenshot(path=str(ARTIFACTS / "explain.png"), full_page=True)
     assert (ARTIFACTS / "explain.png").stat().st_size > 10_000
 
+    # Segment 0: the app's own message, not Gradio's range toasts.
+    page.locator("#segment-number input").fill("0")
+    page.locator("#explain-button").click()
+    page.wait_for_selector('#explain-html :text("Pick a segment between 1 and 2")')
+    assert page.locator(".toast-body").count() == 0
+
     # Clicking a row of the per-segment table explains that segment.
     page.get_by_role("tab", name="Per segment").click()
     page.locator('#segments [data-testid="cell-1-4"]').click()  # row 2, prediction column
