@@ -66,6 +66,7 @@ class SegmentExplanation:
     options: BleuOptions
     row: np.ndarray  # the core's statistics row for this segment
     score: BleuScore  # bleu_core.score(row, options)
+    counted: bool = True  # False: too long to count per n-gram; the tables hold only the core's sums
 
     @property
     def reference_lengths(self) -> List[int]:
@@ -92,13 +93,20 @@ def tokenize_segment(prediction: str, references: Sequence[str], options: BleuOp
     return [segment_tokens(line, options) for line in [prediction, *references]]
 
 
+# Past this many tokens (prediction plus references) the per-n-gram tables are not counted: no
+# page can show them, and counting them costs seconds; the sums then are the core's row alone.
+MAX_TOKENS_COUNTED = 50_000
+
+
 def explain_segment(
     prediction: str, references: Sequence[str], options: BleuOptions, row: Optional[Sequence[int]] = None
 ) -> SegmentExplanation:
     """Explain one text segment; `row` is its core statistics row (computed here when not given).
 
     Raises ValueError/TypeError with the core's message for bad input, and RuntimeError if the
-    tables ever disagree with the core's statistics (that would be a bug worth reporting).
+    tables ever disagree with the core's statistics (that would be a bug worth reporting). For a
+    segment longer than MAX_TOKENS_COUNTED tokens the tables have no rows (`counted` is False)
+    and their sums are the core's.
     """
     preds, refs, _ = validate_inputs([prediction], [list(references)], kind="text")
     if row is None:
@@ -109,7 +117,12 @@ def explain_segment(
     core_totals = totals_of(row, options.orders)
     result = score(row, options)
     tables = []
+    counted = len(hypothesis) + sum(len(tokens) for tokens in reference_tokens) <= MAX_TOKENS_COUNTED
     for order in range(1, options.orders + 1):
+        if not counted:
+            precision = result.precisions[order - 1] if order <= options.max_order else None
+            tables.append(OrderTable(order, [], int(core_matches[order - 1]), int(core_totals[order - 1]), precision))
+            continue
         rows = order_table(hypothesis, reference_tokens, order)
         clipped_total = sum(r.clipped for r in rows)
         total = sum(r.count for r in rows)
@@ -135,6 +148,7 @@ def explain_segment(
         options=options,
         row=row,
         score=result,
+        counted=counted,
     )
 
 

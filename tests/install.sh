@@ -13,3 +13,7 @@ if ! command -v chromium >/dev/null 2>&1; then
         sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
     fi
 fi
+# axe-core for the accessibility test, into tests/js/node_modules (gitignored); skipped without npm.
+if command -v npm >/dev/null 2>&1; then
+    npm install --prefix tests/js --no-audit --no-fund --silent
+fi

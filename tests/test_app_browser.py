@@ -2,8 +2,11 @@
 
 Pastes the paper's two candidates and three reference sets (seed 001), clicks Score, reads the
 score from the page and checks it against `bleu_core.compute_bleu` (the module's own path), opens
-explain mode, checks a bad input shows the module's message in the page, and saves screenshots in
-the test's temporary directory. Skips when Chromium or Playwright is missing; CI has both.
+explain mode, checks a bad input shows the module's message in the page; then issue 12's points at
+1280x900 and 390x844: the first screen, results and errors scrolled into view (element boxes vs the
+viewport), a 5 MB single-line segment with the page's JS heap, the phone layout, uploads, the scale
+toggle, axe-core's contrast and ARIA rules, and the Compare systems tab. Screenshots go to
+tests/artifacts/ (gitignored). Skips when Chromium or Playwright is missing; CI has both.
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ from bleu_options import resolve_options
 from conftest import WMT17, WMT17_REFERENCE, wmt17_lines
 
 CHROMIUM = Path("/usr/bin/chromium")
+# Screenshots land here (gitignored), so they outlive pytest's rotating temporary directories.
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARTIFACTS.mkdir(exist_ok=True)
+AXE = Path(__file__).resolve().parent / "js" / "node_modules" / "axe-core" / "axe.min.js"  # tests/install.sh
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -90,8 +97,12 @@ def browser():
         chromium.close()
 
 
-def open_page(browser, url):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def open_page(browser, url, viewport=DESKTOP):
+    page = browser.new_page(viewport=viewport)
     page.set_default_timeout(30000)
     page.goto(url, wait_until="domcontentloaded")
     page.wait_for_selector("#score-button")
@@ -110,8 +121,9 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
     assert page.locator("#bleu-value").inner_text().strip() == f"{expected['bleu']:.4f}"
     assert page.locator("#signature textarea, #signature input").first.input_value() == expected["signature"]
-    page.wait_for_selector("#chart canvas, #chart svg", timeout=15000)  # the precision chart drew
-    page.screenshot(path=str(tmp_path / "scored.png"), full_page=True)
+    bars = page.locator("#chart .bar-value").all_inner_texts()  # the precision chart: p1..p4 and BP
+    assert bars == [f"{value:.4f}" for value in expected["precisions"] + [expected["brevity_penalty"]]]
+    page.screenshot(path=str(ARTIFACTS / "scored.png"), full_page=True)
 
     page.get_by_role("tab", name="Explain").click()
     view = page.locator("#explain-view")
@@ -121,8 +133,14 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     # The first 1-gram table's sum row: clipped matches over the candidate's unigrams, as the core counts them.
     row = segment_statistics(CANDIDATES[:1], [REFERENCE_SETS], resolve_options())[0]
     assert f"p1 = {row[2]}/{row[6]} " in view.inner_text()  # the 1-gram table sums to the core's counts
-    page.screenshot(path=str(tmp_path / "explain.png"), full_page=True)
-    assert (tmp_path / "explain.png").stat().st_size > 10_000
+    page.screenshot(path=str(ARTIFACTS / "explain.png"), full_page=True)
+    assert (ARTIFACTS / "explain.png").stat().st_size > 10_000
+
+    # Segment 0: the app's own message, not Gradio's range toasts.
+    page.locator("#segment-number input").fill("0")
+    page.locator("#explain-button").click()
+    page.wait_for_selector('#explain-html :text("Pick a segment between 1 and 2")')
+    assert page.locator(".toast-body").count() == 0
 
     # Clicking a row of the per-segment table explains that segment.
     page.get_by_role("tab", name="Per segment").click()
@@ -146,7 +164,7 @@ def test_uploaded_wmt17_files_score_as_the_module(app_url, browser, tmp_path):
     expected = compute_bleu(hypothesis, reference)
     assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
     assert "3,004" in page.locator("#bleu-score").inner_text()
-    page.screenshot(path=str(tmp_path / "wmt17.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "wmt17.png"), full_page=True)
     page.close()
 
 
@@ -160,16 +178,197 @@ def test_bad_input_shows_the_message_in_the_page(app_url, browser, tmp_path):
     text = status.inner_text()
     assert "Cannot score" in text and "reference set 1 has 1 line but there are 2 predictions" in text
     assert "Traceback" not in page.content()
-    page.screenshot(path=str(tmp_path / "error.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "error.png"), full_page=True)
     page.close()
 
 
 def test_an_example_loads_and_scores_with_one_click(app_url, browser):
     page = open_page(browser, app_url)
+    console = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
     page.get_by_text("the cat the cat on the mat → 0.467").click()
     page.wait_for_selector("#bleu-score")
     bleu = float(page.locator("#bleu-score").get_attribute("data-bleu"))
     assert bleu == compute_bleu(["the cat the cat on the mat"], [["the cat is on the mat", "there is a cat on the mat"]],
                                 tokenizer="none")["bleu"]
     assert page.locator("#predictions textarea").input_value() == "the cat the cat on the mat"
+    assert page.locator("#bleu-value").inner_text().strip() == f"{bleu:.4f}"
+    assert page.locator("#sacrebleu-line textarea, #sacrebleu-line input").first.input_value().startswith(
+        f"BLEU = {100 * bleu:.2f} 71.4/66.7/40.0/25.0 (BP = 1.000")
+    page.wait_for_selector('#downloads :text("bleu_segments")')
+    # The 0-100 toggle switches the card, and is remembered after a reload.
+    page.get_by_label("0–100").check()
+    assert page.locator("#bleu-value").inner_text().strip() == f"{100 * bleu:.2f}"
+    page.reload()
+    page.wait_for_selector("#score-button")
+    page.wait_for_function("() => document.querySelector('#score-view').dataset.bleuScale === 'percent'")
+    assert page.get_by_label("0–100").is_checked()
+    page.get_by_text("the cat the cat on the mat → 0.467").click()
+    page.wait_for_selector("#bleu-score")
+    assert page.locator("#bleu-value").inner_text().strip() == f"{100 * bleu:.2f}"
+    page.get_by_label("0–1", exact=True).check()
+    assert [line for line in console if line.startswith(("warning", "error"))] == []  # no Vega-Lite warnings
+    page.close()
+
+
+def in_viewport(page, selector) -> bool:
+    """Whether the element's box overlaps the visible part of the page (some of it is on screen)."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] < size["height"] and box["y"] + box["height"] > 0 and box["x"] < size["width"]
+
+
+def js_heap_mb(page) -> float:
+    """The page's used JS heap, from Chromium's DevTools protocol."""
+    session = page.context.new_cdp_session(page)
+    session.send("HeapProfiler.collectGarbage")
+    session.send("Performance.enable")
+    metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+    return metrics["JSHeapUsedSize"] / 2**20
+
+
+def test_first_screen_shows_paste_score_and_examples(app_url, browser, tmp_path):
+    page = open_page(browser, app_url)
+    for selector in ("#predictions textarea", "#score-button", "text=the cat the cat on the mat → 0.467"):
+        assert in_viewport(page, selector), f"{selector} is not on the first screen at 1280x900"
+    page.screenshot(path=str(ARTIFACTS / "first-screen-1280.png"))
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_result_and_error_are_brought_into_view(app_url, browser, tmp_path, viewport):
+    page = open_page(browser, app_url, viewport)
+    page.locator("#predictions textarea").fill("one\ntwo")
+    page.locator("#references textarea").fill("only one reference line")
+    page.locator("#score-button").click()
+    page.locator("#status").wait_for()
+    page.wait_for_timeout(400)  # the scroll runs just after the update
+    assert in_viewport(page, "#status"), "the error is off-screen after Score"
+    page.screenshot(path=str(ARTIFACTS / f"error-{viewport['width']}.png"))
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the example list sits low on a phone
+    page.get_by_text("the cat the cat on the mat → 0.467").click()
+    page.wait_for_selector("#bleu-score")
+    page.wait_for_timeout(400)
+    assert in_viewport(page, "#bleu-score"), "the score is off-screen after an example click"
+    page.screenshot(path=str(ARTIFACTS / f"example-{viewport['width']}.png"))
+    page.close()
+
+
+def test_a_5mb_single_line_segment_scores_and_explains_within_bounds(app_url, browser, tmp_path):
+    words = [f"w{i % 5003}" for i in range(800_000)]
+    hypothesis, reference = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hypothesis.write_text(" ".join(words)[:5_000_000] + "\n", encoding="utf-8")
+    reference.write_text(" ".join(words[1:] + words[:1])[:5_000_000] + "\n", encoding="utf-8")
+    page = open_page(browser, app_url)
+    page.get_by_role("tab", name="Upload files").click()
+    page.locator("#hypothesis-file input[type=file]").set_input_files(str(hypothesis))
+    page.locator("#reference-files input[type=file]").set_input_files([str(reference)])
+    page.wait_for_selector('#hypothesis-file :text("MB")')
+    page.wait_for_selector('#reference-files :text("MB")')
+    started = time.monotonic()
+    page.locator("#score-button").click()
+    page.wait_for_selector("#bleu-score")
+    scored_s = time.monotonic() - started
+    expected = compute_bleu(hypothesis.read_text().splitlines(), reference.read_text().splitlines(), tokenizer="13a")
+    assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
+    page.get_by_role("tab", name="Explain").click()
+    page.wait_for_selector("#explain-view", timeout=60000)
+    explained_s = time.monotonic() - started
+    text = page.locator("#explain-view").inner_text()
+    assert "more tokens not shown" in text and "n-grams not listed" in text
+    heap = js_heap_mb(page)
+    (ARTIFACTS / "5mb-numbers.txt").write_text(f"score {scored_s:.1f} s, explain {explained_s:.1f} s, JS heap {heap:.0f} MB\n")
+    print(f"5 MB segment: score {scored_s:.1f} s, score+explain {explained_s:.1f} s, JS heap {heap:.0f} MB")
+    assert heap < 300, f"the page holds {heap:.0f} MB of JS heap"
+    page.screenshot(path=str(ARTIFACTS / "explain-5mb.png"))
+    page.close()
+
+
+def test_phone_layout_keeps_the_card_tables_and_tabs_on_screen(app_url, browser, tmp_path):
+    page = open_page(browser, app_url, PHONE)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.get_by_text("Paper: Candidate 1 vs 2").click()
+    page.wait_for_selector("#bleu-score")
+    width = PHONE["width"]
+    for label in page.locator(".bleu-facts div").all():  # every fact of the score card fits the screen
+        box = label.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, label.inner_text()
+    for name in ("Overview", "Per segment", "Explain", "JSON"):  # no tab hides in an overflow menu
+        assert page.get_by_role("tab", name=name).is_visible(), name
+    page.get_by_role("tab", name="Explain").click()
+    page.wait_for_selector("#explain-view")
+    for header in page.locator(".ngram-table th:last-child").all():  # the clipped column is on screen
+        header.scroll_into_view_if_needed()
+        box = header.bounding_box()
+        assert box["x"] + box["width"] <= width + 0.5
+    page.screenshot(path=str(ARTIFACTS / "explain-390.png"), full_page=True)
+    page.close()
+
+
+def test_three_uploaded_reference_files_are_all_listed(app_url, browser, tmp_path):
+    page = open_page(browser, app_url)
+    page.get_by_role("tab", name="Upload files").click()
+    files = [str(REPO / "examples" / "app" / f"paper_reference{i}.txt") for i in (1, 2, 3)]
+    page.locator("#reference-files input[type=file]").set_input_files(files)
+    page.wait_for_function("() => (document.querySelector('#reference-files')?.innerText.match(/⇣/g) || []).length === 3")
+    page.wait_for_timeout(300)  # the list settles
+    box = page.locator("#reference-files").bounding_box()
+    for i in (1, 2, 3):  # listed, and inside the box without scrolling it
+        row = page.locator(f'#reference-files :text("paper_reference{i}")').first.bounding_box()
+        assert box["y"] <= row["y"] and row["y"] + row["height"] <= box["y"] + box["height"], i
+    page.screenshot(path=str(ARTIFACTS / "three-references.png"))
+    page.close()
+
+
+def axe_violations(page, rules):
+    """axe-core's violations of `rules` on the page as it is now (axe injected from the local npm copy)."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async (rules) => (await axe.run(document, {runOnly: {type: 'rule', values: rules}})).violations", rules
+    )
+    return [(v["id"], [node["target"] for node in v["nodes"]]) for v in found]
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (tests/install.sh runs npm install in tests/js)")
+def test_axe_finds_no_contrast_or_aria_violations(app_url, browser, tmp_path):
+    rules = ["color-contrast", "aria-prohibited-attr", "aria-allowed-attr"]
+    for viewport in (DESKTOP, PHONE):
+        page = open_page(browser, app_url, viewport)
+        page.get_by_text("Options (13a").click()  # the options' help text is checked too
+        assert axe_violations(page, rules) == [], f"fresh page at {viewport['width']} px"
+        page.close()
+    page = open_page(browser, app_url)
+    page.get_by_text("Paper: Candidate 1 vs 2").click()
+    page.wait_for_selector("#bleu-score")
+    for tab in ("Overview", "Per segment", "Explain", "JSON"):
+        page.get_by_role("tab", name=tab).click()
+        page.wait_for_timeout(300)
+        assert axe_violations(page, ["color-contrast"]) == [], f"{tab} tab after scoring"
+    page.screenshot(path=str(ARTIFACTS / "axe-json.png"), full_page=True)
+    page.close()
+
+
+def test_compare_systems_tab_with_uploaded_wmt17_systems(app_url, browser, tmp_path):
+    from bleu_compare import compare
+
+    names = ["uedin-nmt.4722.de", "online-B.0.de", "KIT.4950.de"]
+    systems = {name: wmt17_lines(name) for name in names}  # skips where ../shared/data is absent
+    reference = wmt17_lines("newstest2017-ende.ref.de")
+    page = open_page(browser, app_url)
+    page.get_by_role("tab", name="Compare systems").click()
+    page.get_by_role("tab", name="Upload system files").click()
+    page.locator("#compare-system-files input[type=file]").set_input_files([str(WMT17 / name) for name in names])
+    page.locator("#compare-reference-files input[type=file]").set_input_files([str(WMT17_REFERENCE)])
+    page.wait_for_function("() => (document.querySelector('#compare-system-files')?.innerText.match(/⇣/g) || []).length === 3")
+    page.wait_for_selector('#compare-reference-files :text("KB")')
+    page.locator("#compare-button").click()
+    page.wait_for_selector("#compare-plot", timeout=60000)
+    expected = compare(systems, reference)
+    table = page.locator("#compare-table").inner_text()
+    for row in expected["systems"]:
+        assert f"{100 * row['bleu']:.2f}" in table
+        assert ("baseline" if row["p_value"] is None else f"{row['p_value']:.4f}") in table
+    assert page.locator("#compare-plot .ci-row").count() == 3
+    assert "highest − lowest" in page.locator("#compare-differences").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
     page.close()
