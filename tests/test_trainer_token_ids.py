@@ -85,6 +85,7 @@ def test_numpy_and_torch_ids_equal_the_metric_on_stripped_ids_and_sacrebleu(tok,
     assert on_numpy == on_torch == expected  # exact, every key
     assert set(on_numpy) == FLAT_KEYS and all(type(v) is float for v in on_numpy.values())
     assert hook.signature == IDS_SIGNATURE
+    assert BleuComputeMetrics(tokenizer=tok, token_ids=True)((generated, labels)) == expected  # keyword form
     sacre = sacrebleu_on_ids(oracles, hypotheses, references)
     assert on_numpy["bleu"] == pytest.approx(sacre["bleu"], rel=1e-12) and 0 < on_numpy["bleu"] < 1
     assert (on_numpy["translation_length"], on_numpy["reference_length"]) == (22.0, 25.0)
