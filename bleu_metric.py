@@ -4,7 +4,7 @@ Load it with `evaluate.load("path/to/bleu_metric.py")`. The class below is delib
 it checks raw inputs before `evaluate` casts them, and hands everything else to `bleu_core`.
 """
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Sequence
 
 import datasets
 import evaluate
@@ -253,6 +253,8 @@ class BleuMetric(evaluate.Metric):
         scale: float = 1,
         with_signature: bool = False,
         eval_examples: Optional[int] = None,
+        token_ids: bool = False,
+        ignore_ids: Sequence[int] = (),
         **options: Any,
     ) -> BleuComputeMetrics:
         """A `compute_metrics` for transformers' (Seq2Seq)Trainer, streaming-ready; see `bleu_trainer`.
@@ -261,10 +263,13 @@ class BleuMetric(evaluate.Metric):
         `tokenizer=` alone is taken as it); `scale` is 1 (BLEU in 0..1) or 100; `with_signature`
         adds the signature string to the metrics; `eval_examples=len(eval_dataset)` drops the padding
         duplicates of a multi-process evaluation; the options are this metric's (tokenizer="13a",
-        lowercase, max_order, smooth, ...).
+        lowercase, max_order, smooth, ...). `token_ids=True` scores the generated ids against the
+        label ids without decoding (specials, -100 and `ignore_ids` dropped; signature `tok:ids`):
+        a fast in-training signal, never comparable with text BLEU.
         """
         return make_compute_metrics(
-            hf_tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples, **options
+            hf_tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples,
+            token_ids=token_ids, ignore_ids=ignore_ids, **options,
         )
 
     def reward_function(self, *, reference_column: str = "reference", scale: float = 1, **options: Any) -> BleuReward:

@@ -34,20 +34,20 @@ their device by `bleu_tensor`, where every id in `ignore_ids` is padding.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Callable, Collection, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from .bleu_inputs import TEXT, TOKEN_IDS
     from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
     from .bleu_tensor import check_inputs, count_rows, reference_counts
-    from .bleu_trainer import SCALES
+    from .bleu_trainer import SCALES, check_ignore_ids
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, TOKEN_IDS
     from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
     from bleu_tensor import check_inputs, count_rows, reference_counts
-    from bleu_trainer import SCALES
+    from bleu_trainer import SCALES, check_ignore_ids
 
 # sacreBLEU's sentence_bleu settings: smoothed, and scored on the orders a short completion has.
 REWARD_DEFAULTS: Dict[str, Any] = {"smooth": "exp", "effective_order": True}
@@ -90,17 +90,6 @@ def _message_text(content: Any, index: int) -> str:
         f"completions[{index}]'s assistant content is {type(content).__name__}; it must be a string or "
         "a list of {'type': 'text', 'text': '...'} blocks"
     )
-
-
-def _check_ignore_ids(ignore_ids: Any, token_ids: bool) -> frozenset:
-    if not isinstance(ignore_ids, Collection) or isinstance(ignore_ids, (str, bytes)):
-        raise TypeError(f"ignore_ids must be a collection of integer token ids, e.g. (pad_id, eos_id), not {ignore_ids!r}")
-    ids = list(ignore_ids)
-    if any(isinstance(i, bool) or not isinstance(i, numbers.Integral) for i in ids):
-        raise TypeError(f"ignore_ids must hold integer token ids, not {ids!r}")
-    if ids and not token_ids:
-        raise ValueError("ignore_ids applies to token ids; pass token_ids=True with it, or leave it out for text")
-    return frozenset(int(i) for i in ids)
 
 
 class BleuReward:
@@ -277,4 +266,4 @@ def make_reward_function(
     resolved = resolve_options(**{**REWARD_DEFAULTS, **options})
     if token_ids:
         resolved = options_for_token_ids(resolved)
-    return BleuReward(reference_column, scale, resolved, token_ids, _check_ignore_ids(ignore_ids, token_ids))
+    return BleuReward(reference_column, scale, resolved, token_ids, check_ignore_ids(ignore_ids, token_ids))

@@ -32,25 +32,43 @@ Several processes (`torchrun`): `Seq2SeqTrainer` gathers with `accelerator.gathe
 copies of the first examples that pad an uneven last batch; the hook drops them by itself when
 streaming, and with `eval_examples=len(eval_dataset)` when called once (see `_rows_to_keep`).
 
-No BLEU formula lives here: decoding and cleaning, then `bleu_streaming` (over `bleu_core`).
+Token ids (`token_ids=True`, opt-in): no decoding; the generated ids are scored against the label
+ids as they are, with every negative id (-100), every special id of the tokenizer
+(`all_special_ids`: pad, bos, eos, unk, decoder start, language codes, the ids `batch_decode`
+skips) and every id in `ignore_ids` dropped wherever it stands. Torch tensors (what
+`batch_eval_metrics=True` hands over) are counted on their own device by `bleu_tensor`, NumPy
+arrays on the CPU by the same code; only the summed row is kept, as for text. The numbers equal
+`bleu.compute` on the same ids with those dropped, and the signature says `tok:ids`: BLEU over
+the model's own tokens, a fast signal during training that depends on the tokenizer, so it is
+never comparable with text BLEU (report text BLEU, with its signature).
+
+No BLEU formula lives here: decoding and cleaning, then `bleu_streaming` (over `bleu_core`); for
+ids, `bleu_tensor`'s counting, then the same accumulator.
 """
 
 from __future__ import annotations
 
+import numbers
 import sys
 import warnings
-from typing import Any, Dict, List, Tuple
+from typing import Any, Collection, Dict, FrozenSet, List, Sequence, Tuple
 
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_core import RUN_OPTION_NAMES
-    from .bleu_options import OPTION_NAMES
+    from .bleu_core import RUN_OPTION_NAMES, options_for_token_ids
+    from .bleu_options import OPTION_NAMES, resolve_options
+    from .bleu_stats import REF_LEN
     from .bleu_streaming import BleuAccumulator
+    from .bleu_tensor import check_inputs, count_rows
+    from .bleu_tokenizers import TokenIds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_core import RUN_OPTION_NAMES
-    from bleu_options import OPTION_NAMES
+    from bleu_core import RUN_OPTION_NAMES, options_for_token_ids
+    from bleu_options import OPTION_NAMES, resolve_options
+    from bleu_stats import REF_LEN
     from bleu_streaming import BleuAccumulator
+    from bleu_tensor import check_inputs, count_rows
+    from bleu_tokenizers import TokenIds
 
 SCALES = (1, 100)
 IGNORE_INDEX = -100  # transformers' padding value for labels and gathered predictions
@@ -80,6 +98,46 @@ def decode_ids(tokenizer: Any, ids: np.ndarray) -> List[str]:
     return [clean_text(text) for text in tokenizer.batch_decode(rows, skip_special_tokens=True)]
 
 
+def check_ignore_ids(ignore_ids: Any, token_ids: bool) -> FrozenSet[int]:
+    """`ignore_ids` as a frozenset of ints; they only mean something when token ids are scored."""
+    if not isinstance(ignore_ids, Collection) or isinstance(ignore_ids, (str, bytes)):
+        raise TypeError(f"ignore_ids must be a collection of integer token ids, e.g. (pad_id, eos_id), not {ignore_ids!r}")
+    ids = list(ignore_ids)
+    if any(isinstance(i, bool) or not isinstance(i, numbers.Integral) for i in ids):
+        raise TypeError(f"ignore_ids must hold integer token ids, not {ids!r}")
+    if ids and not token_ids:
+        raise ValueError("ignore_ids applies to token ids; pass token_ids=True with it, or leave it out for text")
+    return frozenset(int(i) for i in ids)
+
+
+def _is_tensor(value: Any) -> bool:
+    return hasattr(value, "detach") and hasattr(value, "dim")
+
+
+def _is_integer(array: Any) -> bool:
+    if _is_tensor(array):
+        return not (array.is_floating_point() or array.is_complex() or str(array.dtype) == "torch.bool")
+    return np.issubdtype(array.dtype, np.integer)
+
+
+def _is_floating(array: Any) -> bool:
+    return array.is_floating_point() if _is_tensor(array) else np.issubdtype(array.dtype, np.floating)
+
+
+def _special_ids(tokenizer: Any) -> FrozenSet[int]:
+    """The ids `batch_decode(..., skip_special_tokens=True)` skips: pad, bos, eos, unk, the
+    decoder start and language codes (they are among `all_special_ids`)."""
+    special = getattr(tokenizer, "all_special_ids", None)
+    if special is None:
+        special = getattr(getattr(tokenizer, "tokenizer", None), "all_special_ids", None)  # a processor
+    if special is None:
+        raise TypeError(
+            f"token_ids=True drops the tokenizer's special ids, but {type(tokenizer).__name__} has no "
+            "all_special_ids; pass the transformers tokenizer that encodes the labels"
+        )
+    return frozenset(int(i) for i in special)
+
+
 def _is_decoder(value: Any) -> bool:
     # A transformers tokenizer or processor: what decodes ids, never a BLEU tokenizer.
     return hasattr(value, "batch_decode")
@@ -104,7 +162,8 @@ def _decoder_and_options(decoder: Any, options: Dict[str, Any]) -> Tuple[Any, Di
         decoder = bleu_tokenizer
     if decoder is None:
         raise TypeError(
-            "no transformers tokenizer to decode with; pass it first: trainer_compute_metrics(tokenizer, ...)"
+            "no transformers tokenizer to decode with (or, with token_ids=True, to read the special ids "
+            "from); pass it first: trainer_compute_metrics(tokenizer, ...)"
         )
     if not _is_decoder(decoder):
         raise TypeError(
@@ -147,9 +206,14 @@ class BleuComputeMetrics:
         scale: float = 1,
         with_signature: bool = False,
         eval_examples: int | None = None,
+        token_ids: bool = False,
+        ignore_ids: Sequence[int] = (),
         **compute_options: Any,
     ) -> None:
         tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
+        if not isinstance(token_ids, bool):
+            raise TypeError(f"token_ids must be True or False, not {token_ids!r}")
+        ignore_ids = check_ignore_ids(ignore_ids, token_ids)
         if eval_examples is not None and (isinstance(eval_examples, bool) or not isinstance(eval_examples, int)
                                           or eval_examples < 1):
             raise ValueError(f"eval_examples must be a positive int (len(eval_dataset)) or None, not {eval_examples!r}")
@@ -165,7 +229,22 @@ class BleuComputeMetrics:
             )
         unknown = sorted(set(compute_options) - set(OPTION_NAMES))
         if unknown:
-            raise TypeError(f"unknown option(s) {unknown}; the Trainer hook takes scale and {list(OPTION_NAMES)}")
+            raise TypeError(
+                f"unknown option(s) {unknown}; the Trainer hook takes scale, with_signature, eval_examples, "
+                f"token_ids, ignore_ids and {list(OPTION_NAMES)}"
+            )
+        self.token_ids = token_ids
+        # Ids that are padding when scoring ids (besides every negative id, -100 among them).
+        self.padding_ids: FrozenSet[int] = frozenset()
+        if token_ids:
+            if "tokenizer" in compute_options:
+                raise ValueError(
+                    f"token_ids=True scores token ids as they are, so no BLEU tokenizer applies; leave "
+                    f"tokenizer={compute_options['tokenizer']!r} out (or drop token_ids=True to score text)"
+                )
+            options_for_token_ids(resolve_options(**compute_options))  # lowercase=True is refused here
+            compute_options = {**compute_options, "tokenizer": TokenIds()}  # signature tok:ids
+            self.padding_ids = _special_ids(tokenizer) | ignore_ids
         self.tokenizer = tokenizer
         self.scale = float(scale)
         self.with_signature = with_signature
@@ -177,29 +256,37 @@ class BleuComputeMetrics:
         self.signature = self.accumulator.options.signature(1)
         self._warned_about_logits = False
 
-    def decode(self, eval_prediction: Any) -> Tuple[List[str], List[str]]:
-        """Predictions and references as clean text, from an `EvalPrediction` (or a pair)."""
+    def ids(self, eval_prediction: Any) -> Tuple[Any, Any]:
+        """(predictions, labels) as 2-D integer ids from an `EvalPrediction` (or a pair): the first
+        item of a tuple, the argmax of logits. Torch tensors stay tensors on their device when
+        scoring ids, and become NumPy arrays when decoding."""
         if isinstance(eval_prediction, (tuple, list)) and len(eval_prediction) == 2:
             predictions, labels = eval_prediction
         else:
             predictions, labels = eval_prediction.predictions, eval_prediction.label_ids
         if labels is None:
             raise ValueError("the evaluation batch has no labels; BLEU needs references (label_ids)")
-        labels = _to_numpy(_first_if_tuple(labels))
-        predictions = _to_numpy(_first_if_tuple(predictions))
-        if predictions.ndim == 3 and np.issubdtype(predictions.dtype, np.floating):
+        labels, predictions = _first_if_tuple(labels), _first_if_tuple(predictions)
+        if not (self.token_ids and _is_tensor(predictions) and _is_tensor(labels)):
+            labels, predictions = _to_numpy(labels), _to_numpy(predictions)
+        if predictions.ndim == 3 and _is_floating(predictions):
             predictions = self._ids_from_logits(predictions, labels)
         for name, array in (("predictions", predictions), ("label_ids", labels)):
-            if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
+            if array.ndim != 2 or not _is_integer(array):
                 raise ValueError(
-                    f"{name} has shape {array.shape} and dtype {array.dtype}; pass token ids of shape "
+                    f"{name} has shape {tuple(array.shape)} and dtype {array.dtype}; pass token ids of shape "
                     "(batch, length), or logits of shape (batch, length, vocabulary)"
                 )
         if len(predictions) != len(labels):
             raise ValueError(f"got {len(predictions)} predictions but {len(labels)} label rows")
-        return decode_ids(self.tokenizer, predictions), decode_ids(self.tokenizer, labels)
+        return predictions, labels
 
-    def _ids_from_logits(self, logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    def decode(self, eval_prediction: Any) -> Tuple[List[str], List[str]]:
+        """Predictions and references as clean text, from an `EvalPrediction` (or a pair)."""
+        predictions, labels = self.ids(eval_prediction)
+        return decode_ids(self.tokenizer, _to_numpy(predictions)), decode_ids(self.tokenizer, _to_numpy(labels))
+
+    def _ids_from_logits(self, logits: Any, labels: Any) -> Any:
         if not self._warned_about_logits:
             warnings.warn(
                 "compute_metrics got logits, not generated ids: scoring their argmax (teacher-forced "
@@ -208,18 +295,21 @@ class BleuComputeMetrics:
                 stacklevel=3,
             )
             self._warned_about_logits = True
-        ids = logits.argmax(axis=-1).astype(np.int64)
-        ids[(logits == IGNORE_INDEX).all(axis=-1)] = IGNORE_INDEX  # padding added across batches
-        if labels.shape == ids.shape:
+        ids = logits.argmax(-1)  # int64, as a NumPy array or a tensor on the logits' device
+        ids[(logits == IGNORE_INDEX).all(-1)] = IGNORE_INDEX  # padding added across batches
+        if tuple(labels.shape) == tuple(ids.shape):
             ids[labels == IGNORE_INDEX] = IGNORE_INDEX  # nothing to predict at padded label positions
         return ids
 
     def __call__(self, eval_prediction: Any, compute_result: bool = True) -> Dict[str, float]:
-        predictions, references = self.decode(eval_prediction)
+        predictions, labels = self.ids(eval_prediction)
         keep = self._rows_to_keep(len(predictions), compute_result)
         self._rows_seen += len(predictions)
-        if keep:
-            self.accumulator.add(predictions[:keep], references[:keep])
+        if keep and self.token_ids:
+            rows = self.token_id_statistics(predictions[:keep], labels[:keep])
+            self.accumulator.add_statistics(rows.sum(dim=0), num_refs=1, segments=keep)
+        elif keep:
+            self.accumulator.add(decode_ids(self.tokenizer, predictions[:keep]), decode_ids(self.tokenizer, labels[:keep]))
         if not compute_result:
             return {}
         self._rows_seen = 0
@@ -230,6 +320,34 @@ class BleuComputeMetrics:
         if self.with_signature:
             flat["signature"] = self.signature  # logged as eval_signature; see the module docstring
         return flat
+
+    def token_id_statistics(self, predictions: Any, labels: Any) -> Any:
+        """Statistics rows (int64 tensor, one per example, on the ids' device) of generated ids
+        against label ids, with every negative id and every id in `padding_ids` dropped wherever
+        it stands: the rows `bleu.compute` gives on the same ids with those removed. Counted by
+        `bleu_tensor` (torch on an accelerator, NumPy and Arrow on a CPU)."""
+        import torch
+
+        predictions, labels = torch.as_tensor(predictions), torch.as_tensor(labels)
+        labels = labels.to(predictions.device)
+        padding = torch.tensor(sorted(self.padding_ids), dtype=torch.long, device=predictions.device)
+
+        def padded(ids: Any) -> Any:
+            ids = ids.long()
+            return ids.masked_fill((ids < 0) | torch.isin(ids, padding), IGNORE_INDEX)
+
+        predictions, labels = padded(predictions), padded(labels)
+        # A label of specials only (an empty target) is one empty reference, as in bleu.compute on
+        # lists, where bleu_tensor refuses a segment without reference: give it one token no
+        # prediction has (so nothing matches), then set its reference length back to 0.
+        empty = (labels == IGNORE_INDEX).all(dim=1)
+        if labels.shape[1]:
+            unmatched = torch.cat([predictions.reshape(-1), labels.reshape(-1)]).max().clamp(min=0) + 1
+            labels[:, 0] = torch.where(empty, unmatched, labels[:, 0])
+        options = self.accumulator.options
+        rows = count_rows(*check_inputs(predictions, labels, IGNORE_INDEX), IGNORE_INDEX, options.orders, options.ref_length)
+        rows[:, REF_LEN] = rows[:, REF_LEN].masked_fill(empty.to(rows.device), 0)
+        return rows
 
     def reset(self) -> None:
         """Drop the statistics of an evaluation that stopped before its last batch."""
@@ -284,6 +402,8 @@ def make_compute_metrics(
     scale: float = 1,
     with_signature: bool = False,
     eval_examples: int | None = None,
+    token_ids: bool = False,
+    ignore_ids: Sequence[int] = (),
     **compute_options: Any,
 ) -> BleuComputeMetrics:
     """A `compute_metrics` for (Seq2Seq)Trainer that decodes with `tokenizer` and scores BLEU.
@@ -293,7 +413,10 @@ def make_compute_metrics(
     `tokenizer=` alone, a transformers tokenizer is taken as that). `with_signature=True` adds the
     signature (a string) to the metrics. `eval_examples=len(eval_dataset)` drops the padding
     duplicates a multi-process evaluation adds (see `BleuComputeMetrics._rows_to_keep`).
+    `token_ids=True` scores ids without decoding (the tokenizer's special ids, -100 and
+    `ignore_ids` dropped; signature `tok:ids`), as TRL's reward does with the same two arguments.
     """
     return BleuComputeMetrics(
-        tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples, **compute_options
+        tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples,
+        token_ids=token_ids, ignore_ids=ignore_ids, **compute_options,
     )

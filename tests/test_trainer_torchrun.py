@@ -102,3 +102,14 @@ def test_two_processes_give_the_one_process_score(partly_trained, bleu, oracles)
     # Without either, the duplicates count, and the hook says so.
     assert runs["one_shot_unadjusted"]["warned"] and not runs["one_shot_with_eval_examples"]["warned"]
     assert runs["one_shot_unadjusted"]["translation_length"] > one_process["eval_translation_length"]
+    # token_ids=True trims the same way: its oracle is the metric on the one-process ids, with
+    # -100 and the special ids removed (here one id per word, so it is also the text number).
+    special = set(tok.all_special_ids)
+    hypothesis_ids, reference_ids = ([[i for i in row if i >= 0 and i not in special] for row in ids.tolist()]
+                                     for ids in (prediction.predictions, prediction.label_ids))
+    on_ids = bleu.compute(predictions=hypothesis_ids, references=reference_ids)
+    assert on_ids["signature"].count("tok:ids") == 1 and on_ids["bleu"] == pytest.approx(expected, rel=1e-12)
+    for name in ("ids_one_shot_with_eval_examples", "ids_streaming"):
+        assert runs[name]["bleu"] == on_ids["bleu"], name
+        assert (runs[name]["translation_length"], runs[name]["reference_length"]) == (
+            on_ids["translation_length"], on_ids["reference_length"]), name

@@ -33,6 +33,8 @@ def main(model_dir: str, size: int, output: str) -> None:
         "one_shot_with_eval_examples": ({}, dict(eval_examples=len(evaluation))),
         "streaming": ({"batch_eval_metrics": True}, {}),
         "one_shot_unadjusted": ({}, {}),
+        "ids_one_shot_with_eval_examples": ({}, dict(token_ids=True, eval_examples=len(evaluation))),
+        "ids_streaming": ({"batch_eval_metrics": True}, dict(token_ids=True)),
     }
     for name, (arguments, hook_options) in ways.items():
         args = Seq2SeqTrainingArguments(
@@ -53,6 +55,7 @@ def main(model_dir: str, size: int, output: str) -> None:
             warnings.simplefilter("always")
             metrics = trainer.evaluate()
         results[name] = dict(bleu=metrics["eval_bleu"], translation_length=metrics["eval_translation_length"],
+                             reference_length=metrics["eval_reference_length"],
                              rows=rows, world=trainer.accelerator.num_processes,
                              warned=any("several processes" in str(w.message) for w in caught))
     if os.environ.get("RANK", "0") == "0":
