@@ -17,7 +17,7 @@ import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from space import examples, handlers, inputs, layout, render, scoring
+from space import compare_view, examples, handlers, inputs, layout, render, scoring
 import bleu_explain
 from bleu_core import compute_bleu, segment_statistics
 from bleu_options import resolve_options
@@ -238,6 +238,10 @@ def test_a_paste_past_the_limit_points_to_upload():
     big = "a\n" * (inputs.MAX_PASTED_CHARS // 2 + 1)
     out = score_text(big, big)
     assert "use the Upload files tab" in out["status"].value and "1,000,000" in out["status"].value
+    status = compare_view.run_compare(inputs.SOURCE_TEXT, big + "===\n" + big, "a", None, None, "bootstrap", None, "",
+                                      *DEFAULT_FORM)[0]
+    assert f"the pasted systems are {len(big) * 2 + 4:,} characters" in status.value
+    assert "use the Upload system files tab" in status.value
 
 
 def test_the_browser_paste_guard_uses_the_servers_limit_on_every_paste_box():
