@@ -442,6 +442,8 @@ def test_a_large_paste_stays_responsive_and_one_above_the_limit_points_to_upload
     assert note.is_visible() and note.get_attribute("role") == "alert"
     assert note.inner_text() == paste_limit_message(len(huge), "Upload files")
     assert "Upload files tab" in note.inner_text() and f"{MAX_PASTED_CHARS:,}" in note.inner_text()
+    if AXE.exists():  # the message is readable (4.5:1) like the rest of the page
+        assert axe_violations(page, ["color-contrast"]) == []
     assert page.locator("#predictions textarea").input_value() == predictions_text
     # A paste that fits clears the message; a small one goes through Chromium's own paste (its undo kept).
     page.evaluate("() => { document.querySelector('#predictions textarea').select(); }")
