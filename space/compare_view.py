@@ -22,6 +22,7 @@ from bleu_options import resolve_options
 from .inputs import (
     REFERENCE_SET_SEPARATOR,
     SOURCE_FILES,
+    check_pasted_size,
     option_kwargs,
     parse_reference_sets,
     read_lines_file,
@@ -133,6 +134,8 @@ def run_compare(source, systems_text, references_text, system_files, reference_f
             systems = systems_from_files(system_files)
             sets = [read_lines_file(path, f"reference file {i}") for i, path in enumerate(reference_files, start=1)]
         else:
+            check_pasted_size("systems", systems_text, "Upload system files")
+            check_pasted_size("references", references_text, "Upload system files")
             systems = parse_systems(systems_text)
             sets = parse_reference_sets(references_text)
             if len(systems) < 2:

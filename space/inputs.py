@@ -84,6 +84,15 @@ def read_lines_file(path: Any, what: str) -> List[str]:
     return lines
 
 
+def check_pasted_size(what: str, text: Optional[str], upload_tab: str = "Upload files") -> None:
+    """Refuse a paste box past MAX_PASTED_CHARS (the browser refuses such pastes too; this covers the API)."""
+    if len(text or "") > MAX_PASTED_CHARS:
+        raise ValueError(
+            f"the pasted {what} are {len(text):,} characters, more than the {MAX_PASTED_CHARS:,} a paste box "
+            f"takes; use the {upload_tab} tab (up to {MAX_FILE_MB} MB per file)"
+        )
+
+
 def load_inputs(
     source: str, predictions_text: str, references_text: str, hypothesis_file: Any, reference_files: Any
 ) -> Tuple[List[str], List[List[str]]]:
@@ -97,12 +106,8 @@ def load_inputs(
         predictions = read_lines_file(hypothesis_file, "hypothesis file")
         sets = [read_lines_file(path, f"reference file {i}") for i, path in enumerate(files, start=1)]
     else:
-        for what, text in (("predictions", predictions_text), ("references", references_text)):
-            if len(text or "") > MAX_PASTED_CHARS:
-                raise ValueError(
-                    f"the pasted {what} are {len(text):,} characters, more than the {MAX_PASTED_CHARS:,} a paste box "
-                    f"takes; use the Upload files tab (up to {MAX_FILE_MB} MB per file)"
-                )
+        check_pasted_size("predictions", predictions_text)
+        check_pasted_size("references", references_text)
         predictions = split_lines(predictions_text)
         sets = parse_reference_sets(references_text)
     if not predictions:

@@ -10,6 +10,7 @@ from bleu_tokenizers import TOKENIZERS
 
 from .compare_view import COMPARE_HELP, METHOD_CHOICES, SYSTEM_SEPARATOR, run_compare
 from .examples import EXAMPLES, EXAMPLES_DIR
+from .paste_guard import PASTE_GUARD_JS
 from .handlers import pick_segment, release_state, run_example, run_explain, run_page, run_score, smooth_value_hint
 from .inputs import MAX_FILE_MB, MAX_PASTED_CHARS, REFERENCE_SET_SEPARATOR, SOURCE_FILES, SOURCE_TEXT
 from .render import MAX_NGRAM_ROWS_SHOWN, MAX_TOKENS_SHOWN, SCALE_PERCENT, SCALE_UNIT, placeholder_html
@@ -210,6 +211,7 @@ def build_demo() -> gr.Blocks:
                 sort.input(lambda scored, order: run_page(scored, 1, order), [scored_state, sort], page_outputs)
                 scale.change(None, scale, None, js=SCALE_JS)
                 demo.load(None, None, scale, js="() => localStorage.getItem('bleu-scale') || '0–1'")
+                demo.load(None, None, None, js=PASTE_GUARD_JS)  # big pastes: refused above the limit, else one step
                 # The result (or the error) is brought into view after Score and after an example click.
                 status.change(None, None, None, js=SCROLL_TO_RESULT_JS)
                 score_view.change(None, None, None, js=SCROLL_TO_RESULT_JS)

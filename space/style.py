@@ -72,6 +72,7 @@ CSS = """
 .explain-steps div { padding: 0.45rem 0.7rem; border-radius: 8px; background: var(--background-fill-secondary); white-space: pre-wrap; }
 .explain-steps span { display: block; font-family: var(--font-sans); font-size: 0.72rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--body-text-color-subdued); }
 #score-button { font-size: 1.1rem; }
+.paste-note { border-left: 4px solid #dc2626; background: rgba(220,38,38,0.08); padding: 0.5rem 0.8rem; border-radius: 6px; margin: 0.4rem 0 0; }
 """
 
 # Phones (390 px wide): the score card's facts wrap instead of running off the edge, the n-gram

@@ -17,7 +17,7 @@ import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from space import examples, handlers, inputs, layout, render, scoring
+from space import compare_view, examples, handlers, inputs, layout, render, scoring
 import bleu_explain
 from bleu_core import compute_bleu, segment_statistics
 from bleu_options import resolve_options
@@ -238,6 +238,24 @@ def test_a_paste_past_the_limit_points_to_upload():
     big = "a\n" * (inputs.MAX_PASTED_CHARS // 2 + 1)
     out = score_text(big, big)
     assert "use the Upload files tab" in out["status"].value and "1,000,000" in out["status"].value
+    status = compare_view.run_compare(inputs.SOURCE_TEXT, big + "===\n" + big, "a", None, None, "bootstrap", None, "",
+                                      *DEFAULT_FORM)[0]
+    assert f"the pasted systems are {len(big) * 2 + 4:,} characters" in status.value
+    assert "use the Upload system files tab" in status.value
+
+
+def test_the_browser_paste_guard_uses_the_servers_limit_on_every_paste_box():
+    from space import paste_guard
+
+    demo = layout.build_demo()
+    guard = [dep["js"] for dep in demo.config["dependencies"] if dep.get("js") == paste_guard.PASTE_GUARD_JS]
+    assert len(guard) == 1  # run once on page load
+    assert f"LIMIT = {inputs.MAX_PASTED_CHARS}," in guard[0]
+    boxes = {block.elem_id for block in demo.blocks.values() if isinstance(block, layout.gr.Textbox) and block.lines >= 4}
+    assert boxes == set(paste_guard.GUARDED_BOXES) == {"predictions", "references", "compare-systems", "compare-references"}
+    assert paste_guard.paste_limit_message(1_234_567, "Upload files") == (
+        "Not pasted: the box would hold 1,234,567 characters, more than the 1,000,000 a paste box takes. "
+        "Use the Upload files tab (up to 50 MB per file).")
 
 
 @pytest.mark.parametrize(

@@ -372,3 +372,133 @@ def test_compare_systems_tab_with_uploaded_wmt17_systems(app_url, browser, tmp_p
     assert "highest − lowest" in page.locator("#compare-differences").inner_text()
     page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
     page.close()
+
+
+def mt_lines(count: int, offset: int = 0) -> list:
+    """`count` WMT17-length German lines: the WMT17 files one after another, or generated lines of the
+    same length (about 120 characters) where ../shared/data is absent."""
+    systems = sorted(WMT17.glob("*.de")) if WMT17.is_dir() else []
+    lines = [line for path in systems for line in path.read_text(encoding="utf-8").splitlines()]
+    if len(lines) < count + offset:
+        lines = [f"Satz {i}: die Regierung hat am Montag angekündigt, dass sie {i % 97} neue Vorschläge "
+                 f"für den Haushalt {2017 + i % 9} vorlegen werde." for i in range(count + offset)]
+    return lines[offset:offset + count]
+
+
+# A paste as Chromium does it: the `paste` event, and unless a handler cancels it, the editing
+# command that inserts the text (what Ctrl+V runs). Returns whether a handler cancelled it.
+SYNTHETIC_PASTE_JS = """([selector, text]) => {
+  const box = document.querySelector(selector);
+  box.focus();
+  const data = new DataTransfer();
+  data.setData('text/plain', text);
+  const event = new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true});
+  const inserted = box.dispatchEvent(event);
+  if (inserted) document.execCommand('insertText', false, text);
+  return !inserted;
+}"""
+FRAME_ROUND_TRIP_JS = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))"
+
+
+def paste_and_time(page, selector: str, text: str) -> float:
+    """Seconds from the paste until the page paints a frame and runs a task again (responsive)."""
+    started = time.monotonic()
+    page.evaluate(SYNTHETIC_PASTE_JS, [selector, text])
+    page.evaluate(FRAME_ROUND_TRIP_JS)
+    return time.monotonic() - started
+
+
+def test_a_large_paste_stays_responsive_and_one_above_the_limit_points_to_upload(app_url, browser):
+    """Issue 12: pasting thousands of lines froze the tab. Measured on this page before the guard
+    (space/paste_guard.py), paste until the next frame: 2,000 WMT17 lines 11 s, 5,000 lines 54 s,
+    50,000 lines over 300 s (Chromium's editing path; Gradio sends nothing to the server per input).
+    After: 7,000 lines (~0.85 M characters) ~0.5 s, 50,000 lines refused in < 0.1 s. The 2 s bound
+    is 4x the slowest run seen on a shared 2-core machine and 25x below the old time for fewer lines."""
+    from space.inputs import MAX_PASTED_CHARS
+    from space.paste_guard import paste_limit_message
+
+    predictions, references = mt_lines(7000), mt_lines(7000, offset=7000)
+    predictions_text, references_text = "\n".join(predictions), "\n".join(references)
+    assert 500_000 < len(predictions_text) < MAX_PASTED_CHARS and len(references_text) < MAX_PASTED_CHARS
+    page = open_page(browser, app_url)
+    seconds = paste_and_time(page, "#predictions textarea", predictions_text)
+    print(f"paste of 7,000 lines ({len(predictions_text):,} characters): responsive after {seconds:.2f} s")
+    assert seconds < 2, f"the page answered {seconds:.1f} s after a {len(predictions_text):,}-character paste"
+    assert page.locator("#predictions textarea").input_value() == predictions_text
+    assert page.evaluate("() => document.activeElement === document.querySelector('#predictions textarea')")
+    assert paste_and_time(page, "#references textarea", references_text) < 2
+    # Gradio saw the pasted text: Score reads both boxes as the metric would.
+    page.locator("#score-button").click()
+    page.wait_for_selector("#bleu-score", timeout=60000)
+    expected = compute_bleu(predictions, [[reference] for reference in references])
+    assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
+
+    # 50,000 lines into the box: refused at once, the box keeps its text, and the message points to upload.
+    huge = "\n".join(mt_lines(50_000)) if WMT17.is_dir() else "\n".join(predictions * 8)
+    page.evaluate("() => { document.querySelector('#predictions textarea').select(); }")
+    seconds = paste_and_time(page, "#predictions textarea", huge)
+    assert seconds < 2, f"refusing a {len(huge):,}-character paste took {seconds:.1f} s"
+    note = page.locator("#predictions .paste-note")
+    assert note.is_visible() and note.get_attribute("role") == "alert"
+    assert note.inner_text() == paste_limit_message(len(huge), "Upload files")
+    assert "Upload files tab" in note.inner_text() and f"{MAX_PASTED_CHARS:,}" in note.inner_text()
+    if AXE.exists():  # the message is readable (4.5:1) like the rest of the page
+        assert axe_violations(page, ["color-contrast"]) == []
+    assert page.locator("#predictions textarea").input_value() == predictions_text
+    # A paste that fits clears the message; a small one goes through Chromium's own paste (its undo kept).
+    page.evaluate("() => { document.querySelector('#predictions textarea').select(); }")
+    paste_and_time(page, "#predictions textarea", "ein kurzer Satz")
+    assert page.locator("#predictions .paste-note").count() == 0
+    assert page.locator("#predictions textarea").input_value() == "ein kurzer Satz"
+    page.close()
+
+
+# The focused element's indicator: outline style, width, and its contrast with what lies behind it
+# (the outline sits outside the element, so the nearest opaque ancestor's background).
+FOCUS_INDICATOR_JS = """() => {
+  const element = document.activeElement;
+  const style = getComputedStyle(element);
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const luminance = ([r, g, b]) => {
+    const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  let behind = parseFloat(style.outlineOffset) < 0 ? element : element.parentElement, background = [255, 255, 255];
+  for (; behind; behind = behind.parentElement) {
+    const parts = rgb(getComputedStyle(behind).backgroundColor);
+    if (parts.length === 3 || (parts.length === 4 && parts[3] === 1)) { background = parts.slice(0, 3); break; }
+  }
+  const [light, dark] = [luminance(rgb(style.outlineColor)), luminance(background)].sort((a, b) => b - a);
+  return {tag: element.tagName, id: element.id, text: (element.innerText || element.placeholder || '').slice(0, 40),
+          outline: style.outlineStyle, width: parseFloat(style.outlineWidth),
+          contrast: (light + 0.05) / (dark + 0.05), visible: element.matches(':focus-visible')};
+}"""
+
+
+def test_keyboard_focus_is_visible_and_stays_on_score(app_url, browser):
+    """Issue 12 (keep focus visible and in place): Tab through the first controls, each shows an
+    outline of at least 2 px with 3:1 contrast against the page (WCAG 1.4.11); Enter on Score scores
+    and leaves focus on the Score button (the result is scrolled into view, focus is not moved)."""
+    page = open_page(browser, app_url)
+    reached = []
+    for _ in range(8):  # page tabs, input tabs, both paste boxes, Score, the first example
+        page.keyboard.press("Tab")
+        page.wait_for_function("() => document.activeElement.getAnimations().length === 0")  # transitions done
+        focus = page.evaluate(FOCUS_INDICATOR_JS)
+        reached.append(focus["id"] or focus["text"])
+        assert focus["tag"] != "BODY", f"focus was lost after {reached}"
+        assert focus["visible"] and focus["outline"] not in ("none", "hidden") and focus["width"] >= 2, focus
+        assert focus["contrast"] >= 3, focus
+    assert "score-button" in reached, reached
+    page.locator("#predictions textarea").fill("\n".join(CANDIDATES))
+    references_text = "\n---\n".join("\n".join([reference] * len(CANDIDATES)) for reference in REFERENCE_SETS)
+    page.locator("#references textarea").fill(references_text)
+    page.locator("#score-button").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#bleu-score")
+    page.wait_for_timeout(300)  # the scroll to the result runs just after the update
+    assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == compute_bleu(CANDIDATES, [REFERENCE_SETS] * 2)["bleu"]
+    assert page.evaluate("() => document.activeElement.id") == "score-button"
+    focus = page.evaluate(FOCUS_INDICATOR_JS)
+    assert focus["visible"] and focus["width"] >= 2 and focus["contrast"] >= 3, focus
+    page.close()
