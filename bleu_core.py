@@ -159,7 +159,8 @@ def _chunk_systems_statistics(
     systems: Sequence[Sequence[Any]], references: Sequence[Sequence[Any]], options: BleuOptions, kind: str
 ) -> List[np.ndarray]:
     """One chunk: every system's lines and the references tokenized in one call (so token ids
-    agree across systems, and the references are tokenized once), then each system counted."""
+    agree across systems, and the references are tokenized once), then all systems counted in one
+    pass (the references' n-grams are hashed and counted once)."""
     flat_references, owner = _references_by_rank(references)
     if kind == TEXT:
         lines = [line for system in systems for line in _prepared_lines(system, options.lowercase)]
@@ -170,18 +171,8 @@ def _chunk_systems_statistics(
         lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
         ids = encode_tokens(np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum())))
     segments = len(references)
-    ends = np.concatenate([[0], np.cumsum(lengths)])
-    reference_ids = ids[ends[len(systems) * segments] :]
-    reference_lengths = lengths[len(systems) * segments :]
-    rows = []
-    for k in range(len(systems)):
-        first, last = k * segments, (k + 1) * segments
-        rows.append(ngram_statistics(
-            np.concatenate([ids[ends[first] : ends[last]], reference_ids]),
-            np.concatenate([lengths[first:last], reference_lengths]),
-            segments, owner, options.orders, options.ref_length,
-        ))
-    return rows
+    rows = ngram_statistics(ids, lengths, segments, owner, options.orders, options.ref_length, systems=len(systems))
+    return [rows[k * segments : (k + 1) * segments] for k in range(len(systems))]
 
 
 def systems_statistics(
