@@ -187,7 +187,7 @@ def ngram_statistics(
     keys = np.repeat(segment_of_sequence, lengths) * vocabulary + ids
     # Carried from one order to the next: the prefix keys, their count, and which occur on both sides.
     segment_of_key = codes = on_both_sides = None
-    num_keys = 0
+    num_keys = num_ref_keys = 0
     matches = matches_of(stats, orders)
     first_row_of_system = (num_segments * np.arange(systems, dtype=np.int64))[:, None]
     for order in range(1, orders + 1):
@@ -203,10 +203,11 @@ def ngram_statistics(
         hyp_side = int(np.searchsorted(positions, hyp_tokens))
         # The references' keys hashed first: codes follow first occurrence, so the keys that occur
         # in a reference get the codes 0 .. num_ref_keys - 1, and a hypothesis key can match only
-        # if its code is below that. The counts then need arrays over reference keys only.
-        ref_first, uniques = dense_codes(
-            np.concatenate([keys[hyp_side:], keys[:hyp_side]]), (num_segments if order == 1 else num_keys) * vocabulary
-        )
+        # if its code is below that. The counts then need arrays over reference keys only, and
+        # the prefixes still in play are reference keys, which bounds the next order's keys
+        # (often below 2**31, so they hash as 32-bit integers).
+        bound = (num_segments if order == 1 else num_ref_keys) * vocabulary
+        ref_first, uniques = dense_codes(np.concatenate([keys[hyp_side:], keys[:hyp_side]]), bound)
         ref_codes, hyp_codes = ref_first[: len(keys) - hyp_side], ref_first[len(keys) - hyp_side :]
         codes = np.concatenate([hyp_codes, ref_codes])  # in position order, for the next order
         num_keys = len(uniques)
