@@ -40,6 +40,10 @@ CHUNK_SEGMENTS = 1280
 # Chunks run on up to this many threads; inputs under twice this many segments use one.
 MAX_THREADS = 4
 MIN_PARALLEL_SEGMENTS = 512
+# Comparing systems, a chunk holds every system's lines of its segments and the references: about
+# this many lines per chunk (17 systems: 284 segments) measured about 10% faster than 1,280 segments
+# on two threads, smaller chunks sharing the cores more evenly.
+SYSTEMS_CHUNK_LINES = 5120
 # sacreBLEU's default seed for bootstrap resampling (SACREBLEU_SEED).
 DEFAULT_BOOTSTRAP_SEED = 12345
 
@@ -180,14 +184,17 @@ def systems_statistics(
     references: Sequence[Sequence[Any]],
     options: BleuOptions,
     kind: str = TEXT,
-    chunk_segments: int = CHUNK_SEGMENTS,
+    chunk_segments: Optional[int] = None,
 ) -> List[np.ndarray]:
     """Statistics rows of several systems' checked predictions against the same references.
 
     Equal to `segment_statistics` of each system, but each chunk of the references is tokenized
-    once for all systems (comparing 17 systems, that was a third of the time).
+    once for all systems (comparing 17 systems, that was a third of the time), and its n-grams
+    counted once (see `ngram_statistics`). `chunk_segments` None: about SYSTEMS_CHUNK_LINES lines.
     """
     count = len(references)
+    if chunk_segments is None:
+        chunk_segments = max(1, SYSTEMS_CHUNK_LINES // (len(systems) + 1))
     threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
     starts, size = _chunk_starts(count, threads, chunk_segments)
 
