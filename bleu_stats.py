@@ -176,7 +176,9 @@ def ngram_statistics(
     stats[:, HYP_LEN] = hyp_lengths
     # Each system's hypotheses against the same references: the owners shifted to that system's rows.
     owner_in_system = (ref_owner[None, :] + num_segments * np.arange(systems)[:, None]).ravel()
-    stats[:, REF_LEN] = effective_reference_lengths(hyp_lengths, np.tile(ref_lengths, systems), owner_in_system, ref_length)
+    stats[:, REF_LEN] = effective_reference_lengths(
+        hyp_lengths, np.tile(ref_lengths, systems), owner_in_system, ref_length
+    )
     order_range = np.arange(1, orders + 1)
     totals_of(stats, orders)[:] = np.maximum(hyp_lengths[:, None] - order_range[None, :] + 1, 0)
 
