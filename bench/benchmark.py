@@ -345,7 +345,18 @@ def _p(value: Any) -> str:
     return "" if value is None else f"{value:.4f}"
 
 
-def compare_section(repeat: int) -> None:
+def _best_compare_worker(
+    method: str, reference: Path, systems: List[Path], repeat: int, processes: int
+) -> Dict[str, Any]:
+    """The fastest of `processes` fresh interpreters (the machine is shared: best-of, as elsewhere),
+    with the best call over all of them."""
+    rows = [_run_compare_worker(method, reference, systems, repeat) for _ in range(processes)]
+    best = min(rows, key=lambda row: row["process"])
+    best["wall"] = min(row["wall"] for row in rows)
+    return best
+
+
+def compare_section(repeat: int, processes: int = 3) -> None:
     with tempfile.TemporaryDirectory(prefix="bleu-compare-") as folder:
         reference, systems, source = comparison_files(Path(folder))
         print(f"\nComparing systems ({source}; {len(systems)} systems, baseline {systems[0].name}, "
@@ -355,7 +366,7 @@ def compare_section(repeat: int) -> None:
               f"{'x process':>10s} {'peak MiB':>9s}  agreement with sacreBLEU")
         results = {}
         for method, (flag, samples) in COMPARE_TESTS.items():
-            ours = _run_compare_worker(method, reference, systems, repeat)
+            ours = _best_compare_worker(method, reference, systems, repeat, processes)
             theirs = _run_sacrebleu_cli(method, reference, systems)
             results[method] = (ours, theirs)
             bleu, interval, trials = _comparison_agreement(ours["result"], theirs["systems"])
@@ -366,8 +377,8 @@ def compare_section(repeat: int) -> None:
             print(f"{label:42s} {ours['wall']:7.2f} {ours['process']:13.2f} {theirs['wall']:12.2f} "
                   f"{theirs['wall'] / ours['wall']:7.1f} {theirs['wall'] / ours['process']:10.1f} "
                   f"{ours['peak_mib']:9.0f}  {agreement}")
-        print("(ours s: best of the calls in one interpreter, reading the files included; ours+start s: "
-              "that plus starting Python and importing the module; x call / x process: sacreBLEU's time "
+        print(f"(ours s: best of {repeat} calls in each of {processes} interpreters, reading the files included; "
+              "ours+start s: the fastest interpreter's start, imports and best call; x call / x process: sacreBLEU's time "
               "over each)")
         print(f"\n{'system':42s} {'BLEU':>7s} {'bs p':>7s} {'sacreBLEU':>9s} {'ar p':>7s} {'sacreBLEU':>9s}  "
               "mean ± ci (bootstrap)")
