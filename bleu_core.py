@@ -40,6 +40,10 @@ CHUNK_SEGMENTS = 1280
 # Chunks run on up to this many threads; inputs under twice this many segments use one.
 MAX_THREADS = 4
 MIN_PARALLEL_SEGMENTS = 512
+# Comparing systems, a chunk holds every system's lines of its segments and the references: about
+# this many lines per chunk (17 systems: 284 segments) measured about 10% faster than 1,280 segments
+# on two threads, smaller chunks sharing the cores more evenly.
+SYSTEMS_CHUNK_LINES = 5120
 # sacreBLEU's default seed for bootstrap resampling (SACREBLEU_SEED).
 DEFAULT_BOOTSTRAP_SEED = 12345
 
@@ -159,7 +163,8 @@ def _chunk_systems_statistics(
     systems: Sequence[Sequence[Any]], references: Sequence[Sequence[Any]], options: BleuOptions, kind: str
 ) -> List[np.ndarray]:
     """One chunk: every system's lines and the references tokenized in one call (so token ids
-    agree across systems, and the references are tokenized once), then each system counted."""
+    agree across systems, and the references are tokenized once), then all systems counted in one
+    pass (the references' n-grams are hashed and counted once)."""
     flat_references, owner = _references_by_rank(references)
     if kind == TEXT:
         lines = [line for system in systems for line in _prepared_lines(system, options.lowercase)]
@@ -170,18 +175,8 @@ def _chunk_systems_statistics(
         lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
         ids = encode_tokens(np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum())))
     segments = len(references)
-    ends = np.concatenate([[0], np.cumsum(lengths)])
-    reference_ids = ids[ends[len(systems) * segments] :]
-    reference_lengths = lengths[len(systems) * segments :]
-    rows = []
-    for k in range(len(systems)):
-        first, last = k * segments, (k + 1) * segments
-        rows.append(ngram_statistics(
-            np.concatenate([ids[ends[first] : ends[last]], reference_ids]),
-            np.concatenate([lengths[first:last], reference_lengths]),
-            segments, owner, options.orders, options.ref_length,
-        ))
-    return rows
+    rows = ngram_statistics(ids, lengths, segments, owner, options.orders, options.ref_length, systems=len(systems))
+    return [rows[k * segments : (k + 1) * segments] for k in range(len(systems))]
 
 
 def systems_statistics(
@@ -189,14 +184,17 @@ def systems_statistics(
     references: Sequence[Sequence[Any]],
     options: BleuOptions,
     kind: str = TEXT,
-    chunk_segments: int = CHUNK_SEGMENTS,
+    chunk_segments: Optional[int] = None,
 ) -> List[np.ndarray]:
     """Statistics rows of several systems' checked predictions against the same references.
 
     Equal to `segment_statistics` of each system, but each chunk of the references is tokenized
-    once for all systems (comparing 17 systems, that was a third of the time).
+    once for all systems (comparing 17 systems, that was a third of the time), and its n-grams
+    counted once (see `ngram_statistics`). `chunk_segments` None: about SYSTEMS_CHUNK_LINES lines.
     """
     count = len(references)
+    if chunk_segments is None:
+        chunk_segments = max(1, SYSTEMS_CHUNK_LINES // (len(systems) + 1))
     threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
     starts, size = _chunk_starts(count, threads, chunk_segments)
 

@@ -21,6 +21,12 @@ from typing import Sequence, Tuple
 import numpy as np
 import pyarrow as pa
 
+try:  # Arrow's kernels without `pyarrow.compute`, whose import (about 35 ms, a tenth of comparing
+    # 17 systems) builds a documented wrapper for every kernel; `Array.dictionary_encode` imports it.
+    from pyarrow._compute import call_function as _arrow_kernel
+except ImportError:  # a pyarrow that moved it: the public name
+    from pyarrow.compute import call_function as _arrow_kernel
+
 HYP_LEN = 0
 REF_LEN = 1
 REF_LENGTH_POLICIES = ("closest", "shortest")
@@ -59,6 +65,12 @@ def numpy_integers(array: pa.Array) -> np.ndarray:
 _ARROW_UNSIGNED = {pa.uint8().id, pa.uint16().id, pa.uint32().id, pa.uint64().id}
 
 
+def dictionary_encode(array: pa.Array) -> pa.DictionaryArray:
+    """`array.dictionary_encode()` (Arrow's hash grouping: indices, and the distinct values in
+    order of first occurrence), called so that `pyarrow.compute` is never imported."""
+    return _arrow_kernel("dictionary_encode", [array])
+
+
 def dense_codes(values: np.ndarray, bound: int | None = None) -> Tuple[np.ndarray, np.ndarray]:
     """(codes, uniques): equal values get equal codes 0..U-1 in order of first occurrence.
 
@@ -70,7 +82,7 @@ def dense_codes(values: np.ndarray, bound: int | None = None) -> Tuple[np.ndarra
         bound = int(values.max()) + 1 if values.min() >= 0 else None
     if values.dtype == np.int64 and bound is not None and bound <= 2**31:
         values = values.astype(np.int32)
-    encoded = arrow_integers(values).dictionary_encode()
+    encoded = dictionary_encode(arrow_integers(values))
     return numpy_integers(encoded.indices).astype(np.int64), numpy_integers(encoded.dictionary).astype(np.int64)
 
 
@@ -127,35 +139,46 @@ def ngram_statistics(
     ref_owner: np.ndarray,
     orders: int,
     ref_length: str = "closest",
+    systems: int = 1,
 ) -> np.ndarray:
-    """Statistics rows for `num_segments` hypotheses and their references.
+    """Statistics rows for `systems * num_segments` hypotheses and their references.
 
     Args:
         ids: dense int64 token ids (see `encode_tokens`) of all sequences, concatenated: the
-            `num_segments` hypotheses first, then every reference.
+            hypotheses first (system by system, `num_segments` each), then every reference.
         lengths: the token count of each sequence, in the same order.
-        num_segments: how many of the sequences are hypotheses.
-        ref_owner: for each reference, the index of the hypothesis it belongs to. Every
-            hypothesis needs at least one reference.
+        num_segments: how many segments (hypotheses per system) there are.
+        ref_owner: for each reference, the index of the segment it belongs to. Every segment
+            needs at least one reference.
         orders: the highest n-gram order to count.
         ref_length: `closest` or `shortest` (see `effective_reference_lengths`).
+        systems: how many systems' hypotheses share these references. The rows come back system
+            by system, each what counting that system alone gives; but the references are hashed
+            and counted once for all systems.
 
     How: every n-gram occurrence gets a key that names its segment and its n-gram, as a dense
     integer: (segment, token) for unigrams, then (key of the (n-1)-gram at the same position,
-    next token) for each next order, densified by hashing. Counting the keys on the hypothesis
-    side and on each reference side gives the clipped matches per key, summed per segment.
-    An n-gram can only match if the (n-1)-gram it starts with occurs on both sides of its
-    segment, so only those positions go on to the next order; the rest cannot add a match.
+    next token) for each next order, densified by hashing. Counting the keys on each system's
+    hypothesis side and on each reference side gives the clipped matches per key, summed per
+    segment. An n-gram can only match if the (n-1)-gram it starts with occurs on both sides of
+    its segment (for some system), so only those positions go on to the next order; the rest
+    cannot add a match.
     """
     ids = np.asarray(ids, dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
     ref_owner = np.asarray(ref_owner, dtype=np.int64)
-    hyp_lengths = lengths[:num_segments]
-    stats = np.zeros((num_segments, stat_width(orders)), dtype=np.int64)
-    if num_segments == 0:
+    num_hyps = systems * num_segments
+    hyp_lengths = lengths[:num_hyps]
+    ref_lengths = lengths[num_hyps:]
+    stats = np.zeros((num_hyps, stat_width(orders)), dtype=np.int64)
+    if num_hyps == 0:
         return stats
     stats[:, HYP_LEN] = hyp_lengths
-    stats[:, REF_LEN] = effective_reference_lengths(hyp_lengths, lengths[num_segments:], ref_owner, ref_length)
+    # Each system's hypotheses against the same references: the owners shifted to that system's rows.
+    owner_in_system = (ref_owner[None, :] + num_segments * np.arange(systems)[:, None]).ravel()
+    stats[:, REF_LEN] = effective_reference_lengths(
+        hyp_lengths, np.tile(ref_lengths, systems), owner_in_system, ref_length
+    )
     order_range = np.arange(1, orders + 1)
     totals_of(stats, orders)[:] = np.maximum(hyp_lengths[:, None] - order_range[None, :] + 1, 0)
 
@@ -164,19 +187,23 @@ def ngram_statistics(
     if max(total_tokens, num_segments) * max(vocabulary, 1) >= _INT64_SAFE:
         raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
     hyp_tokens = int(hyp_lengths.sum())
+    # Where each system's hypothesis tokens start, to tell the system of a hypothesis position.
+    tokens_of_system = hyp_lengths.reshape(systems, num_segments).sum(axis=1)
+    system_starts = np.cumsum(tokens_of_system) - tokens_of_system
     ranks = reference_ranks(ref_owner, num_segments)
     max_refs = int(ranks.max(initial=0)) + 1
-    ref_rank_at = np.repeat(ranks, lengths[num_segments:]) if max_refs > 1 else None
+    ref_rank_at = np.repeat(ranks, ref_lengths) if max_refs > 1 else None
 
     sequence_end = np.cumsum(lengths)
     end_at = np.repeat(sequence_end, lengths)  # where the sequence of each position ends
     positions = np.arange(total_tokens, dtype=np.int64)  # n-gram start positions still in play
-    segment_of_sequence = np.concatenate([np.arange(num_segments, dtype=np.int64), ref_owner])
+    segment_of_sequence = np.concatenate([np.tile(np.arange(num_segments, dtype=np.int64), systems), ref_owner])
     keys = np.repeat(segment_of_sequence, lengths) * vocabulary + ids
     # Carried from one order to the next: the prefix keys, their count, and which occur on both sides.
     segment_of_key = codes = on_both_sides = None
-    num_keys = 0
+    num_keys = num_ref_keys = 0
     matches = matches_of(stats, orders)
+    first_row_of_system = (num_segments * np.arange(systems, dtype=np.int64))[:, None]
     for order in range(1, orders + 1):
         if order > 1:
             in_play = on_both_sides[codes] & (end_at >= positions + order)
@@ -187,20 +214,35 @@ def ngram_statistics(
             if positions.size == 0:
                 break
             keys = codes * vocabulary + ids[positions + order - 1]
-        codes, uniques = dense_codes(keys, (num_segments if order == 1 else num_keys) * vocabulary)
+        hyp_side = int(np.searchsorted(positions, hyp_tokens))
+        # The references' keys hashed first: codes follow first occurrence, so the keys that occur
+        # in a reference get the codes 0 .. num_ref_keys - 1, and a hypothesis key can match only
+        # if its code is below that. The counts then need arrays over reference keys only, and
+        # the prefixes still in play are reference keys, which bounds the next order's keys
+        # (often below 2**31, so they hash as 32-bit integers).
+        bound = (num_segments if order == 1 else num_ref_keys) * vocabulary
+        ref_first, uniques = dense_codes(np.concatenate([keys[hyp_side:], keys[:hyp_side]]), bound)
+        ref_codes, hyp_codes = ref_first[: len(keys) - hyp_side], ref_first[len(keys) - hyp_side :]
+        codes = np.concatenate([hyp_codes, ref_codes])  # in position order, for the next order
         num_keys = len(uniques)
+        num_ref_keys = int(ref_codes.max(initial=-1)) + 1
         # The segment of each key: unigram keys hold it; longer keys hold their prefix's key.
         segment_of_key = uniques // vocabulary if order == 1 else segment_of_key[uniques // vocabulary]
-        hyp_side = int(np.searchsorted(positions, hyp_tokens))
-        hyp_count = np.bincount(codes[:hyp_side], minlength=num_keys)
-        ref_codes = codes[hyp_side:]
+        can_match = np.flatnonzero(hyp_codes < num_ref_keys)
+        hyp_pairs = hyp_codes[can_match]
+        if systems > 1:  # one count per (system, reference key)
+            system_at = np.searchsorted(system_starts, positions[can_match], side="right") - 1
+            hyp_pairs = system_at * num_ref_keys + hyp_pairs
+        hyp_count = np.bincount(hyp_pairs, minlength=systems * num_ref_keys).reshape(systems, num_ref_keys)
         if ref_rank_at is None:
-            ref_max = np.bincount(ref_codes, minlength=num_keys)
+            ref_max = np.bincount(ref_codes, minlength=num_ref_keys)
         else:
-            ref_max = np.zeros(num_keys, dtype=np.int64)
+            ref_max = np.zeros(num_ref_keys, dtype=np.int64)
             for rank in range(max_refs):
-                np.maximum(ref_max, np.bincount(ref_codes[ref_rank_at == rank], minlength=num_keys), out=ref_max)
+                np.maximum(ref_max, np.bincount(ref_codes[ref_rank_at == rank], minlength=num_ref_keys), out=ref_max)
         clipped = np.minimum(hyp_count, ref_max)
-        matches[:, order - 1] = np.bincount(segment_of_key, weights=clipped, minlength=num_segments)
-        on_both_sides = (hyp_count > 0) & (ref_max > 0)
+        row_of_key = (first_row_of_system + segment_of_key[:num_ref_keys]).ravel()
+        matches[:, order - 1] = np.bincount(row_of_key, weights=clipped.ravel(), minlength=num_hyps)
+        on_both_sides = np.zeros(num_keys, dtype=bool)
+        on_both_sides[:num_ref_keys] = hyp_count.max(axis=0, initial=0) > 0
     return stats

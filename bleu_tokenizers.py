@@ -20,9 +20,9 @@ from typing import Any, Callable, List, Sequence, Tuple, Union
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_stats import encode_tokens, numpy_integers
+    from .bleu_stats import dictionary_encode, encode_tokens, numpy_integers
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_stats import encode_tokens, numpy_integers
+    from bleu_stats import dictionary_encode, encode_tokens, numpy_integers
 
 # One flat list of tokens plus the token count of each segment, in segment order.
 FlatTokens = Tuple[List[str], np.ndarray]
@@ -85,7 +85,7 @@ class _Cut:
             len(self.offsets) - 1,
             [None, pa.py_buffer(self.offsets.astype(offset_type)), pa.py_buffer(self.data)],
         )
-        encoded = array.dictionary_encode()
+        encoded = dictionary_encode(array)
         ids = numpy_integers(encoded.indices).astype(np.int64)
         return ids, encoded.dictionary
 

@@ -300,24 +300,9 @@ def comparison_files(folder: Path) -> Tuple[Path, List[Path], str]:
     return DATA / REFERENCE_FILE, ordered + [hybrid], "WMT17 en-de: 16 systems + 1 hybrid"
 
 
-def compare_worker(method: str, reference: str, systems: List[str], repeat: int) -> Dict[str, Any]:
-    """In a fresh interpreter: import, then `repeat` times read the files and compare (end to end)."""
-    started = time.perf_counter()
-    from bleu_compare import compare
-
-    imported = time.perf_counter() - started
-    walls, result = [], None
-    for _ in range(repeat):
-        wall = time.perf_counter()
-        named = {Path(path).name: _read_lines(Path(path)) for path in systems}
-        result = compare(named, _read_lines(Path(reference)), method=method, smooth="exp")
-        walls.append(time.perf_counter() - wall)
-    return {"walls": walls, "wall": min(walls), "import": imported, "result": result,
-            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
-
-
 def _run_compare_worker(method: str, reference: Path, systems: List[Path], repeat: int) -> Dict[str, Any]:
-    command = [sys.executable, __file__, "--compare-worker", method, "--repeat", str(repeat),
+    # A separate small script: the process pays only what a user's compare command pays.
+    command = [sys.executable, str(Path(__file__).resolve().parent / "compare_worker.py"), method, str(repeat),
                str(reference), *map(str, systems)]
     started = time.perf_counter()
     completed = subprocess.run(command, capture_output=True, text=True, cwd=REPO)
@@ -360,7 +345,18 @@ def _p(value: Any) -> str:
     return "" if value is None else f"{value:.4f}"
 
 
-def compare_section(repeat: int) -> None:
+def _best_compare_worker(
+    method: str, reference: Path, systems: List[Path], repeat: int, processes: int
+) -> Dict[str, Any]:
+    """The fastest of `processes` fresh interpreters (the machine is shared: best-of, as elsewhere),
+    with the best call over all of them."""
+    rows = [_run_compare_worker(method, reference, systems, repeat) for _ in range(processes)]
+    best = min(rows, key=lambda row: row["process"])
+    best["wall"] = min(row["wall"] for row in rows)
+    return best
+
+
+def compare_section(repeat: int, processes: int = 3) -> None:
     with tempfile.TemporaryDirectory(prefix="bleu-compare-") as folder:
         reference, systems, source = comparison_files(Path(folder))
         print(f"\nComparing systems ({source}; {len(systems)} systems, baseline {systems[0].name}, "
@@ -370,7 +366,7 @@ def compare_section(repeat: int) -> None:
               f"{'x process':>10s} {'peak MiB':>9s}  agreement with sacreBLEU")
         results = {}
         for method, (flag, samples) in COMPARE_TESTS.items():
-            ours = _run_compare_worker(method, reference, systems, repeat)
+            ours = _best_compare_worker(method, reference, systems, repeat, processes)
             theirs = _run_sacrebleu_cli(method, reference, systems)
             results[method] = (ours, theirs)
             bleu, interval, trials = _comparison_agreement(ours["result"], theirs["systems"])
@@ -381,8 +377,8 @@ def compare_section(repeat: int) -> None:
             print(f"{label:42s} {ours['wall']:7.2f} {ours['process']:13.2f} {theirs['wall']:12.2f} "
                   f"{theirs['wall'] / ours['wall']:7.1f} {theirs['wall'] / ours['process']:10.1f} "
                   f"{ours['peak_mib']:9.0f}  {agreement}")
-        print("(ours s: best of the calls in one interpreter, reading the files included; ours+start s: "
-              "that plus starting Python and importing the module; x call / x process: sacreBLEU's time "
+        print(f"(ours s: best of {repeat} calls in each of {processes} interpreters, reading the files included; "
+              "ours+start s: the fastest interpreter's start, imports and best call; x call / x process: sacreBLEU's time "
               "over each)")
         print(f"\n{'system':42s} {'BLEU':>7s} {'bs p':>7s} {'sacreBLEU':>9s} {'ar p':>7s} {'sacreBLEU':>9s}  "
               "mean ± ci (bootstrap)")
@@ -427,16 +423,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="scaling up to 48k segments, fewer repeats")
     parser.add_argument("--compare", action="store_true", help="only the significance tests against sacreBLEU's CLI")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
-    parser.add_argument("--compare-worker", help=argparse.SUPPRESS)
-    parser.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--segments", type=int, default=CORPUS_SEGMENTS, help=argparse.SUPPRESS)
     parser.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(args.worker, args.segments, args.repeat)))
-        return
-    if args.compare_worker:
-        print(json.dumps(compare_worker(args.compare_worker, args.files[0], args.files[1:], args.repeat)))
         return
     if args.compare:
         print(f"Machine: {_machine()}; load average at start {os.getloadavg()[0]:.1f}")

@@ -277,3 +277,32 @@ def test_identical_systems_get_sacrebleus_smallest_p_value(corpus, monkeypatch):
         assert ours["systems"][1]["p_value"] == 0.01
         assert_like_sacrebleu(ours, sacrebleu_paired(twins.items(), reference, method, 99, monkeypatch=monkeypatch,
                                                      smooth_method="none"), 99)
+
+
+def test_systems_statistics_with_empty_lines_and_an_empty_system():
+    """Counting all systems in one pass: empty hypotheses, an all-empty system, a system with no
+    word in common with the references, and two references, each row as that system alone gives."""
+    from bleu_core import segment_statistics, systems_statistics
+    from bleu_inputs import validate_inputs
+    from bleu_options import resolve_options
+
+    rng = np.random.default_rng(3)
+    words = ["a", "b", "c", "d", "e"]
+
+    def line(length: int) -> str:
+        return " ".join(rng.choice(words, size=length))
+
+    references = [[line(rng.integers(0, 9)), line(rng.integers(1, 9))] for _ in range(40)]
+    systems = [
+        [line(rng.integers(0, 9)) for _ in range(40)],
+        [""] * 40,
+        ["x y z"] * 40,
+        [refs[0] for refs in references],
+    ]
+    options = resolve_options(tokenizer="13a", smooth="exp")
+    _, refs, _ = validate_inputs(systems[0], references)
+    for chunk in (1280, 7):
+        together = systems_statistics(systems, refs, options, chunk_segments=chunk)
+        for lines, rows in zip(systems, together, strict=True):
+            assert np.array_equal(rows, segment_statistics(lines, refs, options))
+    assert together[1][:, 2:].sum() == 0 and together[2][:, 2:6].sum() == 0
