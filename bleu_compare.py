@@ -20,7 +20,6 @@ resampled by one matrix product per block of draws, in bounded memory.
 
 from __future__ import annotations
 
-import gc
 import numbers
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
@@ -31,7 +30,9 @@ try:  # inside the package `evaluate.load` builds
         DEFAULT_BOOTSTRAP_SEED,
         bleu_rows,
         bootstrap_sums,
+        confidence_interval,
         exact_float_dtype,
+        garbage_collection_paused,
         options_for_token_ids,
         score,
         systems_statistics,
@@ -43,7 +44,9 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
         DEFAULT_BOOTSTRAP_SEED,
         bleu_rows,
         bootstrap_sums,
+        confidence_interval,
         exact_float_dtype,
+        garbage_collection_paused,
         options_for_token_ids,
         score,
         systems_statistics,
@@ -174,10 +177,9 @@ def _swap_masks(rng: np.random.Generator, samples: int, count: int) -> Iterator[
 
 
 def _confidence(scores: np.ndarray) -> Tuple[float, float]:
-    """Mean and half-width of the 95% interval of resampled scores (1/40 cut from each end)."""
-    ordered = np.sort(scores)
-    low = len(ordered) // 40
-    return float(ordered.mean()), float(0.5 * (ordered[len(ordered) - low - 1] - ordered[low]))
+    """Mean and half-width of the 95% interval of resampled scores, as sacreBLEU reports them."""
+    interval = confidence_interval(scores)
+    return interval["bleu_bootstrap_mean"], 0.5 * (interval["bleu_ci_high"] - interval["bleu_ci_low"])
 
 
 def _p_values(beaten: np.ndarray, trials: int) -> List[Optional[float]]:
@@ -267,18 +269,13 @@ def compare(
         raise ValueError(f"baseline {baseline!r} is not one of the systems {names}; pass one of their names")
     pairs.sort(key=lambda pair: pair[0] != baseline)  # stable: the baseline first, the rest in order
 
-    enabled = gc.isenabled()
-    gc.disable()  # checking builds a small list per segment; see bleu_core._garbage_collection_paused
-    try:
+    with garbage_collection_paused():  # checking builds a small list per segment
         checked, refs, kind = _checked_systems(pairs, references)
         if kind == TOKEN_IDS:
             resolved = options_for_token_ids(resolved)
         stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind)
         num_refs = reference_counts(refs)
         del checked, refs
-    finally:
-        if enabled:
-            gc.enable()
 
     results = [score(rows.sum(axis=0), resolved).as_dict() for rows in stats]
     bleu = np.array([result["bleu"] for result in results])

@@ -319,7 +319,7 @@ RUN_OPTION_NAMES = tuple(inspect.signature(check_run_options).parameters)
 
 
 @contextmanager
-def _garbage_collection_paused() -> Iterator[None]:
+def garbage_collection_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while the inputs are checked and counted.
 
     Checking builds one small list per segment; each batch of new containers triggers a
@@ -344,7 +344,7 @@ def statistics_of_inputs(
     `kind` requires `text` or `token_ids` (None detects it). The options come back as they apply
     to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`.
     """
-    with _garbage_collection_paused():
+    with garbage_collection_paused():
         preds, refs, kind = validate_inputs(predictions, references, kind)
         if kind == TOKEN_IDS:
             options = options_for_token_ids(options)
