@@ -70,18 +70,20 @@ def third_party_imports(path) -> set:
             modules |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             modules.add(node.module.split(".")[0])
-    local = {path.stem for path in REPO.glob("*.py")}
+    local = {path.stem for path in REPO.glob("*.py")} | {path.parent.name for path in REPO.glob("*/__init__.py")}
     return {module for module in modules if module not in local and module not in sys.stdlib_module_names}
 
 
 def test_requirements_split():
     """requirements.txt: the metric and the CLI, no Gradio (a Space gets Gradio from sdk_version);
-    with Gradio it covers everything app.py imports; the test requirements include the demo's."""
+    with Gradio it covers everything the demo (app.py and the space package) imports; the test
+    requirements include the demo's."""
     runtime = requirement_names("requirements.txt")
     assert "gradio" not in runtime
     for module in ("bleu_metric.py", "bleu_cli.py", "bleu_core.py", "bleu_stats.py", "bleu_tokenizers.py"):
         assert third_party_imports(module) <= runtime, module
-    assert third_party_imports("app.py") <= runtime | {"gradio"}
+    for module in ["app.py", *sorted(str(path.relative_to(REPO)) for path in (REPO / "space").glob("*.py"))]:
+        assert third_party_imports(module) <= runtime | {"gradio"}, module
     assert requirement_names("requirements-space.txt") == runtime | {"gradio"}
     assert requirement_names("requirements-space.txt") <= requirement_names("requirements-test.txt")
     front_matter = (REPO / "README.md").read_text(encoding="utf-8").split("---")[1]
