@@ -67,13 +67,18 @@ def as_list(value: Any, name: str) -> list:
     raise TypeError(f"{name} must be a list (or another sequence), not {type(value).__name__}")
 
 
+def is_tensor(value: Any) -> bool:
+    """A torch tensor, told by its methods so that torch is never imported to ask."""
+    return hasattr(value, "detach") and hasattr(value, "cpu")
+
+
 def _as_array_if_tensor(value: Any) -> Any:
     # A torch tensor (what a training loop has in hand) becomes a NumPy array.
-    return value.detach().cpu().numpy() if hasattr(value, "detach") and hasattr(value, "cpu") else value
+    return value.detach().cpu().numpy() if is_tensor(value) else value
 
 
 def _is_sequence(value: Any) -> bool:
-    return isinstance(value, (list, tuple, np.ndarray)) or (hasattr(value, "detach") and hasattr(value, "cpu"))
+    return isinstance(value, (list, tuple, np.ndarray)) or is_tensor(value)
 
 
 def _is_id_sequence(value: Any) -> bool:

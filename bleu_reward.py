@@ -38,13 +38,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
-    from .bleu_inputs import TEXT, TOKEN_IDS
+    from .bleu_inputs import TEXT, TOKEN_IDS, is_tensor
     from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
     from .bleu_tensor import check_inputs, count_rows, reference_counts
     from .bleu_trainer import SCALES, check_ignore_ids
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
-    from bleu_inputs import TEXT, TOKEN_IDS
+    from bleu_inputs import TEXT, TOKEN_IDS, is_tensor
     from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
     from bleu_tensor import check_inputs, count_rows, reference_counts
     from bleu_trainer import SCALES, check_ignore_ids
@@ -55,9 +55,6 @@ REWARD_NAME = "bleu"
 # Keyword arguments TRL passes beside the dataset columns (TRL 1.x GRPOTrainer._calculate_rewards).
 TRAINER_ARGUMENTS = frozenset({"trainer_state", "log_extra", "log_metric", "environments"})
 
-
-def _is_tensor(value: Any) -> bool:
-    return hasattr(value, "detach") and hasattr(value, "dim")
 
 
 def completion_text(completion: Any, index: int) -> str:
@@ -136,7 +133,7 @@ class BleuReward:
                 f"column {self.reference_column!r} is {type(references).__name__}; the trainer passes one "
                 "reference (or list of references) per completion"
             )
-        return references if _is_tensor(references) else list(references)
+        return references if is_tensor(references) else list(references)
 
     def predictions_of(self, completions: Any, completion_ids: Any) -> list:
         if self.token_ids:
@@ -177,7 +174,7 @@ class BleuReward:
             raise ValueError(
                 "padded token-id tensors need the padding id: pass ignore_ids=(tokenizer.pad_token_id, ...)"
             )
-        if not _is_tensor(references):
+        if not is_tensor(references):
             raise TypeError(
                 f"completion_ids is a tensor but column {self.reference_column!r} is "
                 f"{type(references).__name__}; pass the references as a padded torch.long tensor too, "
@@ -223,7 +220,7 @@ class BleuReward:
     ) -> List[float]:
         """One reward per completion: its sentence BLEU times `scale`; logs the batch's corpus BLEU."""
         references = self.references_of(columns)
-        if self.token_ids and _is_tensor(completion_ids):
+        if self.token_ids and is_tensor(completion_ids):
             result = self.score_tensors(completion_ids, references)
         else:
             predictions = self.predictions_of(completions, completion_ids)

@@ -57,6 +57,7 @@ import numpy as np
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import RUN_OPTION_NAMES, options_for_token_ids
+    from .bleu_inputs import is_tensor
     from .bleu_options import OPTION_NAMES, resolve_options
     from .bleu_stats import REF_LEN
     from .bleu_streaming import BleuAccumulator
@@ -64,6 +65,7 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_tokenizers import TokenIds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import RUN_OPTION_NAMES, options_for_token_ids
+    from bleu_inputs import is_tensor
     from bleu_options import OPTION_NAMES, resolve_options
     from bleu_stats import REF_LEN
     from bleu_streaming import BleuAccumulator
@@ -75,7 +77,7 @@ IGNORE_INDEX = -100  # transformers' padding value for labels and gathered predi
 
 
 def _to_numpy(value: Any) -> np.ndarray:
-    if hasattr(value, "detach"):  # torch tensors (batch_eval_metrics hands them over on device)
+    if is_tensor(value):  # torch tensors (batch_eval_metrics hands them over on device)
         value = value.detach().cpu().numpy()
     return np.asarray(value)
 
@@ -110,18 +112,15 @@ def check_ignore_ids(ignore_ids: Any, token_ids: bool) -> FrozenSet[int]:
     return frozenset(int(i) for i in ids)
 
 
-def _is_tensor(value: Any) -> bool:
-    return hasattr(value, "detach") and hasattr(value, "dim")
-
 
 def _is_integer(array: Any) -> bool:
-    if _is_tensor(array):
+    if is_tensor(array):
         return not (array.is_floating_point() or array.is_complex() or str(array.dtype) == "torch.bool")
     return np.issubdtype(array.dtype, np.integer)
 
 
 def _is_floating(array: Any) -> bool:
-    return array.is_floating_point() if _is_tensor(array) else np.issubdtype(array.dtype, np.floating)
+    return array.is_floating_point() if is_tensor(array) else np.issubdtype(array.dtype, np.floating)
 
 
 def _special_ids(tokenizer: Any) -> FrozenSet[int]:
@@ -267,7 +266,7 @@ class BleuComputeMetrics:
         if labels is None:
             raise ValueError("the evaluation batch has no labels; BLEU needs references (label_ids)")
         labels, predictions = _first_if_tuple(labels), _first_if_tuple(predictions)
-        if not (self.token_ids and _is_tensor(predictions) and _is_tensor(labels)):
+        if not (self.token_ids and is_tensor(predictions) and is_tensor(labels)):
             labels, predictions = _to_numpy(labels), _to_numpy(predictions)
         if predictions.ndim == 3 and _is_floating(predictions):
             predictions = self._ids_from_logits(predictions, labels)
