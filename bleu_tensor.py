@@ -14,12 +14,14 @@ scores come from `bleu_scoring` on those rows, the same formulas as every other 
 The counting mirrors `bleu_stats.ngram_statistics` in torch: every n-gram occurrence gets a key
 naming its segment and its n-gram, built order by order from the (n-1)-gram's dense code times the
 vocabulary plus the next token (packed into one int64; large ids are renumbered first), so it is
-exact for any vocabulary. The hypotheses' keys are the batch's n-gram dictionary, made dense by a
-one-dimensional `torch.unique`; reference keys are looked up in it by binary search; counts per
-key and reference rank come from scatter-adds and clipping takes each key's maximum over the
-references. Shapes stay fixed from order to order, so the only device synchronisation per order
-is the unique's. No Python loop runs over sentences or n-grams, only over the orders. CPU tensors
-are counted by `bleu_stats` itself (Arrow's hash grouping is faster than a sort there).
+exact for any vocabulary. The hypotheses' sorted keys are the batch's n-gram dictionary (an
+n-gram's code is the rank of its run); reference keys are looked up in it by binary search;
+counts per code and reference rank come from scatter-adds and clipping takes each code's maximum
+over the references. Every shape is known in advance (no `torch.unique`, whose output size the
+host must wait for), so the counting waits for the device once, for the largest id, and the
+kernels of all orders are queued back to back. No Python loop runs over sentences or n-grams,
+only over the orders. CPU tensors are counted by `bleu_stats` itself (Arrow's hash grouping is
+faster than a sort there).
 
 torch is optional for the package: it is imported inside the functions here.
 """
@@ -170,11 +172,14 @@ def segment_statistics(
 
     As `bleu_stats.ngram_statistics`: each n-gram occurrence's key names its segment and its
     n-gram, (segment, token) for unigrams, then (code of the (n-1)-gram at the same position, next
-    token), packed into one int64. The hypotheses' keys are the batch's n-gram dictionary: a 1-D
-    `torch.unique` numbers them; each reference key is looked up in it by binary search (one no
-    hypothesis has cannot match). Counts per key come from scatter-adds, clipping takes each key's
-    maximum over the references. Shapes stay fixed (positions past a row's n-grams get a sentinel
-    key that counts nothing), so the only device synchronisation per order is the unique's.
+    token), packed into one int64. The hypotheses' keys are the batch's n-gram dictionary: sorted,
+    each gets the rank of its run as its code (the code `torch.unique` would give); each reference
+    key is looked up by binary search (one no hypothesis has cannot match, now or at a higher
+    order). Counts per code come from scatter-adds, clipping takes each code's maximum over the
+    references. Every shape is known before the work starts (there are at most as many codes as
+    hypothesis positions; positions past a row's n-grams get a sentinel key that counts nothing),
+    so the orders run without a device synchronisation: on a GPU the host queues every kernel
+    while the first ones run, and waits once, when the rows are read.
     """
     torch = _torch()
     device = predictions.device
@@ -188,54 +193,57 @@ def segment_statistics(
     stats[:, 2 + orders :] = (hyp_len[:, None] - order_offsets[None, :]).clamp(min=0)
 
     hyp_width, ref_width = hyp_ids.shape[-1], ref_ids.shape[-1]
-    vocabulary = int(torch.maximum(hyp_ids.max(), ref_ids.max())) + 1 if hyp_width and ref_width else 1
-    if max(hyp_ids.numel() + 1, segments) * vocabulary >= _INT64_SAFE:  # huge ids: number them 0..V-1
+    if not hyp_width or not ref_width:
+        return stats  # no token on one side: nothing can match
+    # The one synchronisation of the counting: the largest id decides the packing.
+    vocabulary = int(torch.maximum(hyp_ids.max(), ref_ids.max())) + 1
+    # Codes of (n-1)-grams are ranks among at most B x L hypothesis positions, and the unigram
+    # prefix is the segment; a prefix below `prefix_bound` keeps every key below the sentinel.
+    prefix_bound = max(segments, hyp_ids.numel() + 1)
+    if prefix_bound * vocabulary >= _INT64_SAFE:  # huge ids: number them 0..V-1
         values, dense = torch.unique(torch.cat([hyp_ids.reshape(-1), ref_ids.reshape(-1)]), return_inverse=True)
         hyp_ids, ref_ids = dense[: hyp_ids.numel()].view(hyp_ids.shape), dense[hyp_ids.numel() :].view(ref_ids.shape)
         vocabulary = values.numel()
-    segment_ids = torch.arange(segments, device=device)
+    if prefix_bound * vocabulary + 1 >= _INT64_SAFE:
+        raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
+    sentinel = prefix_bound * vocabulary  # above every key
     rank_offsets = torch.arange(ranks, device=device).view(ranks, 1, 1)
     matches = stats[:, 2 : 2 + orders]
-    hyp_codes = ref_codes = segment_of_key = None
-    prefix_bound = segments
+    hyp_prefix = torch.arange(segments, device=device)[:, None]
+    ref_prefix = hyp_prefix[None]
     for order in range(1, orders + 1):
         hyp_starts, ref_starts = hyp_width - order + 1, ref_width - order + 1
         if hyp_starts <= 0 or ref_starts <= 0:
             break  # no row has an n-gram of this order on one side: no matches from here on
-        if prefix_bound * vocabulary + 1 >= _INT64_SAFE:
-            raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
-        sentinel = prefix_bound * vocabulary  # above every key of this order
-        if order == 1:
-            hyp_prefix, ref_prefix = segment_ids[:, None], segment_ids[None, :, None]
-        else:
-            hyp_prefix, ref_prefix = hyp_codes[:, :hyp_starts], ref_codes[..., :ref_starts]
         hyp_keys = hyp_prefix * vocabulary + hyp_ids[:, order - 1 :]
         hyp_in = torch.arange(hyp_starts, device=device)[None, :] < (hyp_len - order + 1)[:, None]
-        hyp_keys = torch.where(hyp_in, hyp_keys, sentinel)
+        hyp_keys = torch.where(hyp_in, hyp_keys, sentinel).reshape(-1)
         ref_keys = ref_prefix * vocabulary + ref_ids[..., order - 1 :]
         ref_in = torch.arange(ref_starts, device=device)[None, None, :] < (ref_lens - order + 1)[..., None]
-        ref_keys = torch.where(ref_in, ref_keys, -1)
-        # The sentinel is always present, so it is the last code: K - 1, and it counts nothing.
-        uniques, codes = torch.unique(torch.cat([hyp_keys.reshape(-1), hyp_keys.new_full((1,), sentinel)]),
-                                      return_inverse=True)
-        slots = uniques.numel()
-        hyp_codes = codes[:-1].view(hyp_keys.shape)
-        at = torch.searchsorted(uniques, ref_keys.reshape(-1)).clamp_(max=slots - 1)
-        ref_codes = at.masked_fill_(uniques[at] != ref_keys.reshape(-1), slots - 1).view(ref_keys.shape)
-        prefix_of_key = torch.div(uniques, vocabulary, rounding_mode="floor")
-        if order == 1:
-            segment_of_key = prefix_of_key.clamp_(max=segments - 1)
-        else:
-            segment_of_key = segment_of_key[prefix_of_key.clamp_(max=prefix_bound - 1)]
-        hyp_count = torch.zeros(slots, dtype=torch.int64, device=device)
-        hyp_count.index_add_(0, hyp_codes.reshape(-1), torch.ones_like(hyp_codes).reshape(-1))
-        hyp_count[-1] = 0
-        ref_counts = torch.zeros(ranks * slots, dtype=torch.int64, device=device)
-        ref_counts.index_add_(0, (rank_offsets * slots + ref_codes).reshape(-1), torch.ones_like(ref_codes).reshape(-1))
-        clipped = torch.minimum(hyp_count, ref_counts.view(ranks, slots).amax(dim=0))
-        per_segment = torch.zeros(segments, dtype=torch.int64, device=device)
-        matches[:, order - 1] = per_segment.index_add_(0, segment_of_key, clipped)
-        prefix_bound = slots
+        ref_keys = torch.where(ref_in, ref_keys, -1).reshape(-1)
+
+        positions = hyp_keys.numel()  # codes are 0..positions-1; `positions` is the code of no n-gram
+        sorted_keys, where_from = torch.sort(hyp_keys)
+        run_starts = torch.ones_like(sorted_keys, dtype=torch.bool)
+        run_starts[1:] = sorted_keys[1:] != sorted_keys[:-1]
+        sorted_codes = run_starts.cumsum(0) - 1
+        hyp_codes = torch.empty_like(sorted_codes).scatter_(0, where_from, sorted_codes)
+        hyp_count = torch.zeros(positions, dtype=torch.int64, device=device)
+        hyp_count.index_add_(0, sorted_codes, (sorted_keys != sentinel).long())
+        segment_of_code = torch.zeros(positions, dtype=torch.int64, device=device)
+        segment_of_code.scatter_(0, sorted_codes, torch.div(where_from, hyp_starts, rounding_mode="floor"))
+
+        at = torch.searchsorted(sorted_keys, ref_keys).clamp_(max=positions - 1)
+        ref_codes = torch.where(sorted_keys[at] == ref_keys, sorted_codes[at], positions)
+        ref_counts = torch.zeros(ranks * (positions + 1), dtype=torch.int64, device=device)
+        ref_codes = ref_codes.view(ranks, segments, ref_starts)
+        ref_counts.index_add_(0, (rank_offsets * (positions + 1) + ref_codes).reshape(-1),
+                              torch.ones_like(ref_keys))
+        clipped = torch.minimum(hyp_count, ref_counts.view(ranks, positions + 1)[:, :positions].amax(dim=0))
+        matches[:, order - 1] = torch.zeros(segments, dtype=torch.int64, device=device).index_add_(
+            0, segment_of_code, clipped)
+        hyp_prefix = hyp_codes.view(segments, hyp_starts)[:, :-1]
+        ref_prefix = ref_codes[..., :-1]
     return stats
 
 

@@ -343,6 +343,28 @@ def test_on_cuda_everything_stays_on_the_device_and_equals_the_cpu_numbers():
         bleu_tensor.statistics(gpu_predictions, references, pad_id=spec["pad_id"])
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_on_cuda_the_counting_waits_for_the_device_once():
+    """Only the largest id (it decides the key packing) is read back while counting; the orders
+    queue their kernels without waiting, which is what keeps small batches fast on a GPU."""
+    import warnings
+
+    spec = BATCHES["large-left-4refs"]
+    predictions, references, _, _ = make_batch(**spec)
+    checked = bleu_tensor.check_inputs(predictions.cuda(), references.cuda(), spec["pad_id"])
+    torch.cuda.synchronize()
+    torch.cuda.set_sync_debug_mode("warn")
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rows = bleu_tensor.segment_statistics(*checked, spec["pad_id"], 4)
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+    waits = [str(w.message) for w in caught if "synchroniz" in str(w.message)]
+    assert len(waits) == 1, waits
+    assert torch.equal(rows.cpu(), torch_rows(predictions, references, spec["pad_id"], 4))
+
+
 def test_the_metric_loaded_by_evaluate_exposes_the_tensor_functions(bleu):
     predictions, references, hyp_lists, ref_groups = make_batch(**BATCHES["small-left-4refs"])
     expected = bleu.compute(predictions=hyp_lists, references=ref_groups, smooth="exp", return_sentence_scores=True)
