@@ -14,14 +14,14 @@ scores come from `bleu_scoring` on those rows, the same formulas as every other 
 The counting mirrors `bleu_stats.ngram_statistics` in torch: every n-gram occurrence gets a key
 naming its segment and its n-gram, built order by order from the (n-1)-gram's dense code times the
 vocabulary plus the next token (packed into one int64; large ids are renumbered first), so it is
-exact for any vocabulary. The hypotheses' sorted keys are the batch's n-gram dictionary (an
-n-gram's code is the rank of its run); reference keys are looked up in it by binary search;
-counts per code and reference rank come from scatter-adds and clipping takes each code's maximum
-over the references. Every shape is known in advance (no `torch.unique`, whose output size the
-host must wait for), so the counting waits for the device once, for the largest id, and the
-kernels of all orders are queued back to back. No Python loop runs over sentences or n-grams,
-only over the orders. CPU tensors are counted by `bleu_stats` itself (Arrow's hash grouping is
-faster than a sort there).
+exact for any vocabulary. Hypothesis and reference keys are sorted together, and that sorted
+run is the batch's n-gram dictionary (an n-gram's code is the rank of its run); one scatter-add
+counts each code per source (the hypothesis, each reference rank), and clipping takes the
+minimum of the hypothesis count and the references' maximum. Every shape is known in advance
+(no `torch.unique`, whose output size the host must wait for), so the counting waits for the
+device once, for the largest id, and the kernels of all orders are queued back to back. No
+Python loop runs over sentences or n-grams, only over the orders. CPU tensors are counted by
+`bleu_stats` itself (Arrow's hash grouping is faster than a sort there).
 
 torch is optional for the package: it is imported inside the functions here.
 """
@@ -164,6 +164,18 @@ def _effective_reference_lengths(hyp_len: "torch.Tensor", ref_lens: "torch.Tenso
     return key.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0) % span
 
 
+def _stacked(predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int) -> "torch.Tensor":
+    """One (B x (1 + R), W) tensor of id rows: the B predictions, then the B references of rank 0,
+    of rank 1, ... (W, the wider of the two, is filled with `pad_id`)."""
+    torch = _torch()
+    segments, ranks, ref_width = references.shape
+    width = max(predictions.shape[1], ref_width)
+    rows = predictions.new_full((segments * (1 + ranks), width), pad_id)
+    rows[:segments, : predictions.shape[1]] = predictions
+    rows[segments:, :ref_width] = references.transpose(0, 1).reshape(segments * ranks, ref_width)
+    return rows
+
+
 def segment_statistics(
     predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
 ) -> "torch.Tensor":
@@ -172,78 +184,64 @@ def segment_statistics(
 
     As `bleu_stats.ngram_statistics`: each n-gram occurrence's key names its segment and its
     n-gram, (segment, token) for unigrams, then (code of the (n-1)-gram at the same position, next
-    token), packed into one int64. The hypotheses' keys are the batch's n-gram dictionary: sorted,
-    each gets the rank of its run as its code (the code `torch.unique` would give); each reference
-    key is looked up by binary search (one no hypothesis has cannot match, now or at a higher
-    order). Counts per code come from scatter-adds, clipping takes each code's maximum over the
-    references. Every shape is known before the work starts (there are at most as many codes as
-    hypothesis positions; positions past a row's n-grams get a sentinel key that counts nothing),
-    so the orders run without a device synchronisation: on a GPU the host queues every kernel
-    while the first ones run, and waits once, when the rows are read.
+    token), packed into one int64. Hypothesis and reference rows are stacked and their keys
+    sorted together: that sorted run is the batch's n-gram dictionary, and an n-gram's code is the
+    rank of its run (what `torch.unique` would number it). One scatter-add counts every code per
+    source (the hypothesis, each reference rank); clipping takes the minimum of the hypothesis
+    count and the references' maximum. Every shape is known before the work starts (there are at
+    most as many codes as positions; a position past its row's n-grams gets a sentinel key, one
+    for hypotheses and another for references, so it never matches), so the orders queue their
+    kernels without waiting for the device: the counting synchronises once, for the largest id.
     """
     torch = _torch()
     device = predictions.device
     segments, ranks = references.shape[0], references.shape[1]
     stats = torch.zeros((segments, stat_width(orders)), dtype=torch.int64, device=device)
-    hyp_ids, hyp_len = _compacted(predictions, pad_id)  # (B, L), (B,)
-    ref_ids, ref_lens = _compacted(references.transpose(0, 1), pad_id)  # (R, B, L2), (R, B): 0 if absent
+    ids, lengths = _compacted(_stacked(predictions, references, pad_id), pad_id)  # (B(1+R), W), (B(1+R),)
+    hyp_len, ref_lens = lengths[:segments], lengths[segments:].view(ranks, segments)  # 0: absent reference
     stats[:, HYP_LEN] = hyp_len
     stats[:, REF_LEN] = _effective_reference_lengths(hyp_len, ref_lens, ref_length, references.shape[2])
     order_offsets = torch.arange(orders, device=device)
     stats[:, 2 + orders :] = (hyp_len[:, None] - order_offsets[None, :]).clamp(min=0)
+    longest = min(predictions.shape[1], references.shape[2])  # no n-gram above this can match
+    if longest == 0:
+        return stats
 
-    hyp_width, ref_width = hyp_ids.shape[-1], ref_ids.shape[-1]
-    if not hyp_width or not ref_width:
-        return stats  # no token on one side: nothing can match
+    rows, width = ids.shape
     # The one synchronisation of the counting: the largest id decides the packing.
-    vocabulary = int(torch.maximum(hyp_ids.max(), ref_ids.max())) + 1
-    # Codes of (n-1)-grams are ranks among at most B x L hypothesis positions, and the unigram
-    # prefix is the segment; a prefix below `prefix_bound` keeps every key below the sentinel.
-    prefix_bound = max(segments, hyp_ids.numel() + 1)
+    vocabulary = int(ids.max()) + 1
+    # Codes of (n-1)-grams are ranks among at most rows x width positions, and the unigram prefix
+    # is the segment; a prefix below `prefix_bound` keeps every key below the sentinels.
+    prefix_bound = max(segments, rows * width)
     if prefix_bound * vocabulary >= _INT64_SAFE:  # huge ids: number them 0..V-1
-        values, dense = torch.unique(torch.cat([hyp_ids.reshape(-1), ref_ids.reshape(-1)]), return_inverse=True)
-        hyp_ids, ref_ids = dense[: hyp_ids.numel()].view(hyp_ids.shape), dense[hyp_ids.numel() :].view(ref_ids.shape)
+        values, ids = torch.unique(ids, return_inverse=True)
         vocabulary = values.numel()
-    if prefix_bound * vocabulary + 1 >= _INT64_SAFE:
+    if prefix_bound * vocabulary + 2 >= _INT64_SAFE:
         raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
-    sentinel = prefix_bound * vocabulary  # above every key
-    rank_offsets = torch.arange(ranks, device=device).view(ranks, 1, 1)
-    matches = stats[:, 2 : 2 + orders]
-    hyp_prefix = torch.arange(segments, device=device)[:, None]
-    ref_prefix = hyp_prefix[None]
-    for order in range(1, orders + 1):
-        hyp_starts, ref_starts = hyp_width - order + 1, ref_width - order + 1
-        if hyp_starts <= 0 or ref_starts <= 0:
-            break  # no row has an n-gram of this order on one side: no matches from here on
-        hyp_keys = hyp_prefix * vocabulary + hyp_ids[:, order - 1 :]
-        hyp_in = torch.arange(hyp_starts, device=device)[None, :] < (hyp_len - order + 1)[:, None]
-        hyp_keys = torch.where(hyp_in, hyp_keys, sentinel).reshape(-1)
-        ref_keys = ref_prefix * vocabulary + ref_ids[..., order - 1 :]
-        ref_in = torch.arange(ref_starts, device=device)[None, None, :] < (ref_lens - order + 1)[..., None]
-        ref_keys = torch.where(ref_in, ref_keys, -1).reshape(-1)
-
-        positions = hyp_keys.numel()  # codes are 0..positions-1; `positions` is the code of no n-gram
-        sorted_keys, where_from = torch.sort(hyp_keys)
-        run_starts = torch.ones_like(sorted_keys, dtype=torch.bool)
-        run_starts[1:] = sorted_keys[1:] != sorted_keys[:-1]
-        sorted_codes = run_starts.cumsum(0) - 1
-        hyp_codes = torch.empty_like(sorted_codes).scatter_(0, where_from, sorted_codes)
-        hyp_count = torch.zeros(positions, dtype=torch.int64, device=device)
-        hyp_count.index_add_(0, sorted_codes, (sorted_keys != sentinel).long())
-        segment_of_code = torch.zeros(positions, dtype=torch.int64, device=device)
-        segment_of_code.scatter_(0, sorted_codes, torch.div(where_from, hyp_starts, rounding_mode="floor"))
-
-        at = torch.searchsorted(sorted_keys, ref_keys).clamp_(max=positions - 1)
-        ref_codes = torch.where(sorted_keys[at] == ref_keys, sorted_codes[at], positions)
-        ref_counts = torch.zeros(ranks * (positions + 1), dtype=torch.int64, device=device)
-        ref_codes = ref_codes.view(ranks, segments, ref_starts)
-        ref_counts.index_add_(0, (rank_offsets * (positions + 1) + ref_codes).reshape(-1),
-                              torch.ones_like(ref_keys))
-        clipped = torch.minimum(hyp_count, ref_counts.view(ranks, positions + 1)[:, :positions].amax(dim=0))
-        matches[:, order - 1] = torch.zeros(segments, dtype=torch.int64, device=device).index_add_(
-            0, segment_of_code, clipped)
-        hyp_prefix = hyp_codes.view(segments, hyp_starts)[:, :-1]
-        ref_prefix = ref_codes[..., :-1]
+    row_index = torch.arange(rows, device=device)
+    # Past its row's n-grams a position gets a sentinel: reference sentinels (rows from B on)
+    # sort before hypothesis ones, so neither run counts on both sides.
+    sentinels = (prefix_bound * vocabulary + (row_index < segments))[:, None]
+    remaining = lengths[:, None] - torch.arange(width, device=device)[None, :]  # position p is in an n-gram iff >= n
+    ones = torch.ones(rows * width, dtype=torch.int64, device=device)
+    prefix = (row_index % segments)[:, None]
+    for order in range(1, min(orders, longest) + 1):
+        starts = width - order + 1
+        keys = torch.where(remaining[:, :starts] >= order, prefix * vocabulary + ids[:, order - 1 :], sentinels)
+        sorted_keys, where_from = torch.sort(keys.reshape(-1))
+        positions = sorted_keys.numel()
+        sorted_codes = torch.nn.functional.pad((sorted_keys[1:] != sorted_keys[:-1]).cumsum(0), (1, 0))
+        # Counts per code: source 0 is the hypothesis, source 1 + r reference rank r.
+        source = torch.div(where_from, segments * starts, rounding_mode="floor")
+        counts = torch.zeros((1 + ranks) * positions, dtype=torch.int64, device=device)
+        counts.index_add_(0, source * positions + sorted_codes, ones[:positions])
+        counts = counts.view(1 + ranks, positions)
+        clipped = torch.minimum(counts[0], counts[1:].amax(dim=0))
+        segment = torch.div(where_from, starts, rounding_mode="floor") % segments
+        segment_of_code = torch.zeros(positions, dtype=torch.int64, device=device).scatter_(0, sorted_codes, segment)
+        stats[:, 2 + order - 1].index_add_(0, segment_of_code, clipped)
+        codes = torch.empty_like(sorted_codes).scatter_(0, where_from, sorted_codes)
+        prefix = codes.view(rows, starts)[:, :-1]
     return stats
 
 

@@ -25,7 +25,8 @@ What is timed:
   and its time is scaled linearly to the batch (marked `*` in the table).
 
 On CUDA the clock is read after `torch.cuda.synchronize()`; every method runs once to warm up and
-the table reports the best of `--repeats` runs (the least disturbed by other work on the machine).
+the table reports the best of `--repeats` runs (the least disturbed by other work on the machine;
+the NLTK loop: the best of at most 3).
 On a CPU, `ours` counts with bleu_stats (NumPy and Arrow) and the extra column `torch-count` times
 the torch counting that runs on GPUs (the same numbers, checked). `agree?` checks ours against NLTK (rel 1e-12, on
 the sentences NLTK scored) and against tensorbleu-style (abs 1e-9) on every sentence.
@@ -165,7 +166,7 @@ def run(device: torch.device, grid, repeats: int, nltk_sentences: int) -> None:
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"CPU ({torch.get_num_threads()} threads)"
     on_cpu = device.type == "cpu"
     print(f"device: {name}; torch {torch.__version__}; vocabulary {VOCABULARY}; best of {repeats} after a warm-up")
-    print(f"nltk: {nltk_sentences} sentences timed per size, scaled linearly to the batch (*)")
+    print(f"nltk: {nltk_sentences} sentences timed per size (best of {min(repeats, 3)}), scaled linearly to the batch (*)")
     extra = f" {'torch-count ms':>14} |" if on_cpu else ""
     header = (f"{'size (B x L x refs)':>20} | {'ours ms':>9} |{extra} {'tb-style ms':>11} | {'nltk ms':>10} | "
               f"{'tb/ours':>7} | {'nltk/ours':>9} | agree?")
@@ -191,7 +192,7 @@ def run(device: torch.device, grid, repeats: int, nltk_sentences: int) -> None:
                     tb_scores = None
                     torch.cuda.empty_cache()
                 count = min(batch, nltk_sentences)
-                nltk_ms, nltk_scores = timed(lambda: nltk_loop(predictions, references, count), device, 1)
+                nltk_ms, nltk_scores = timed(lambda: nltk_loop(predictions, references, count), device, min(repeats, 3))
                 nltk_ms *= batch / count
                 nltk_agree = all(
                     math.isclose(a, b, rel_tol=1e-12, abs_tol=0) or a == b

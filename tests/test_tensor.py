@@ -122,6 +122,21 @@ def test_the_torch_counting_gives_the_same_rows(batch, orders, ref_length):
     np.testing.assert_array_equal(rows.numpy(), expected)
 
 
+@pytest.mark.parametrize("extra_prediction_columns, extra_reference_columns", [(0, 7), (9, 0), (3, 1)])
+def test_the_torch_counting_is_unchanged_by_extra_padding_columns(batch, extra_prediction_columns,
+                                                                  extra_reference_columns):
+    """Predictions and references of different widths (the counting stacks them in one tensor as
+    wide as the wider): padding columns on the left of one side and the right of the other change
+    no row."""
+    spec, (predictions, references, hyp_lists, ref_groups) = batch
+    pad_id = spec["pad_id"]
+    wider_predictions = torch.nn.functional.pad(predictions, (extra_prediction_columns, 0), value=pad_id)
+    wider_references = torch.nn.functional.pad(references, (0, extra_reference_columns), value=pad_id)
+    expected = list_statistics(hyp_lists, ref_groups, per_segment=True, max_order=5)
+    rows = torch_rows(wider_predictions, wider_references, pad_id, 5)
+    np.testing.assert_array_equal(rows.numpy(), expected)
+
+
 def test_the_torch_counting_refuses_keys_that_would_overflow_int64(monkeypatch):
     """Ids are renumbered 0..V-1 when they are large (the LARGE batches go through that); keys of
     (n-1)-gram code x V that could still overflow are refused, as bleu_stats refuses them."""
