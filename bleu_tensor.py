@@ -208,7 +208,8 @@ def segment_statistics(
         return stats
 
     rows, width = ids.shape
-    # The one synchronisation of the counting: the largest id decides the packing.
+    # The counting's one synchronisation (two when huge ids are renumbered): the largest id
+    # decides the packing.
     vocabulary = int(ids.max()) + 1
     # Codes of (n-1)-grams are ranks among at most rows x width positions, and the unigram prefix
     # is the segment; a prefix below `prefix_bound` keeps every key below the sentinels.
@@ -219,8 +220,8 @@ def segment_statistics(
     if prefix_bound * vocabulary + 2 >= _INT64_SAFE:
         raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
     row_index = torch.arange(rows, device=device)
-    # Past its row's n-grams a position gets a sentinel: reference sentinels (rows from B on)
-    # sort before hypothesis ones, so neither run counts on both sides.
+    # Past its row's n-grams a position gets a sentinel key, one for hypothesis rows and another
+    # for reference rows, so no sentinel's run counts on both sides (and none clips a match).
     sentinels = (prefix_bound * vocabulary + (row_index < segments))[:, None]
     remaining = lengths[:, None] - torch.arange(width, device=device)[None, :]  # position p is in an n-gram iff >= n
     ones = torch.ones(rows * width, dtype=torch.int64, device=device)
