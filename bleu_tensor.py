@@ -167,7 +167,6 @@ def _effective_reference_lengths(hyp_len: "torch.Tensor", ref_lens: "torch.Tenso
 def _stacked(predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int) -> "torch.Tensor":
     """One (B x (1 + R), W) tensor of id rows: the B predictions, then the B references of rank 0,
     of rank 1, ... (W, the wider of the two, is filled with `pad_id`)."""
-    torch = _torch()
     segments, ranks, ref_width = references.shape
     width = max(predictions.shape[1], ref_width)
     rows = predictions.new_full((segments * (1 + ranks), width), pad_id)
