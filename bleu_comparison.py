@@ -22,10 +22,14 @@ from .bleu_stats import ngram_statistics
 from .bleu_tokenizer_base import BaseTokenizer
 from .bleu_tokenizer_13a import Tokenizer13a
 from .bleu_tokenizer_regex import TokenizerIntl
+from .bleu_tokenizer_memo import MemoizedTokenizer
+from .bleu_tokenizer_mecab import TokenizerJaMecab
+from .bleu_tokenizer_spm import TokenizerSPM
 from .bleu_tokenizers import get_tokenizer
 
 # Used through bleu_compare; imported here so that evaluate.load copies their modules.
-HELPERS = (TOKEN_IDS, score_rows, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl)
+HELPERS = (TOKEN_IDS, score_rows, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
+           MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM)
 
 _CITATION = """\
 @inproceedings{koehn-2004-statistical,

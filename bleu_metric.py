@@ -24,11 +24,15 @@ from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as ten
 from .bleu_tokenizer_base import BaseTokenizer
 from .bleu_tokenizer_13a import Tokenizer13a
 from .bleu_tokenizer_regex import TokenizerIntl
+from .bleu_tokenizer_memo import MemoizedTokenizer
+from .bleu_tokenizer_mecab import TokenizerJaMecab
+from .bleu_tokenizer_spm import TokenizerSPM
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 
 # Used through bleu_core; imported here so that evaluate.load copies their modules.
-HELPERS = (score_statistics, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl)
+HELPERS = (score_statistics, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
+           MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM)
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -91,7 +95,10 @@ Args:
         or a non-empty list of references per prediction (their number may vary).
     tokenizer (`str` or callable, default `"13a"`): `"13a"` (mteval-v13a, as sacreBLEU),
         `"none"` (split on whitespace), `"intl"` (mteval-v14 international), `"zh"` (Chinese),
-        `"char"` (characters), or any callable from a string to a list of token strings.
+        `"char"` (characters), `"ja-mecab"` (Japanese, MeCab), `"ko-mecab"` (Korean, MeCab-ko),
+        `"flores101"`, `"flores200"`, `"spBLEU-1K"` (spBLEU: SentencePiece models; `"spm"` is the
+        old name of flores101), a SentencePiece model file's path, or any callable from a string
+        to a list of token strings.
     lowercase (`bool`, default `False`): lowercase predictions and references first.
     max_order (`int`, default `4`): the highest n-gram order.
     weights (sequence of `float`, default uniform `1/max_order`): one non-negative weight per

@@ -6,7 +6,7 @@ import gradio as gr
 import pandas as pd
 
 from bleu_scoring import SMOOTHING_DEFAULTS
-from bleu_tokenizers import TOKENIZERS
+from bleu_tokenizers import RULE_TOKENIZERS
 
 from .compare_view import COMPARE_HELP, METHOD_CHOICES, SYSTEM_SEPARATOR, run_compare
 from .examples import EXAMPLES, EXAMPLES_DIR
@@ -41,7 +41,7 @@ TOKENIZER_CHOICES = [
     ("zh (Chinese)", "zh"),
     ("char (characters)", "char"),
 ]
-assert {value for _, value in TOKENIZER_CHOICES} == set(TOKENIZERS)
+assert {value for _, value in TOKENIZER_CHOICES} == set(RULE_TOKENIZERS)
 SMOOTH_CHOICES = [
     ("none", "none"),
     ("floor (sacreBLEU)", "floor"),

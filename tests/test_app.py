@@ -393,7 +393,7 @@ SENTENCE = st.lists(WORDS, max_size=12).map(" ".join)
 @given(
     prediction=SENTENCE,
     references=st.lists(SENTENCE, min_size=1, max_size=3),
-    tokenizer=st.sampled_from(sorted(layout.TOKENIZERS)),
+    tokenizer=st.sampled_from(sorted(layout.RULE_TOKENIZERS)),
     lowercase=st.booleans(),
     max_order=st.integers(1, 5),
     smooth=st.sampled_from(["none", "method5", "method7"]),
