@@ -97,8 +97,8 @@ Args:
         `"none"` (split on whitespace), `"intl"` (mteval-v14 international), `"zh"` (Chinese),
         `"char"` (characters), `"ja-mecab"` (Japanese, MeCab), `"ko-mecab"` (Korean, MeCab-ko),
         `"flores101"`, `"flores200"`, `"spBLEU-1K"` (spBLEU: SentencePiece models; `"spm"` is the
-        old name of flores101), a SentencePiece model file's path, or any callable from a string
-        to a list of token strings.
+        old name of flores101), a SentencePiece model file's path, a transformers tokenizer (its
+        `tokenize`), or any callable from a string to a list of token strings.
     lowercase (`bool`, default `False`): lowercase predictions and references first.
     max_order (`int`, default `4`): the highest n-gram order.
     weights (sequence of `float`, default uniform `1/max_order`): one non-negative weight per

@@ -2,7 +2,7 @@
 
 Every name sacreBLEU 2.6 accepts, with its tokens and its signature. Each tokenizer lives in a
 module of its own job:
-- `bleu_tokenizer_base`: the interface, user callables, token ids;
+- `bleu_tokenizer_base`: the interface, user callables, transformers tokenizers, token ids;
 - `bleu_tokenizer_13a`: 13a and none, a whole batch in one pass over its bytes;
 - `bleu_tokenizer_regex`: intl, zh and char, one line at a time;
 - `bleu_tokenizer_memo`: library tokenizers memoised per line, for
@@ -25,6 +25,8 @@ try:  # inside the package `evaluate.load` builds
         CallableTokenizer,
         FlatTokens,
         TokenIds,
+        TransformersTokenizer,
+        is_transformers_tokenizer,
     )
     from .bleu_tokenizer_mecab import TokenizerJaMecab, TokenizerKoMecab
     from .bleu_tokenizer_regex import TokenizerChar, TokenizerIntl, TokenizerZh
@@ -36,13 +38,15 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
         CallableTokenizer,
         FlatTokens,
         TokenIds,
+        TransformersTokenizer,
+        is_transformers_tokenizer,
     )
     from bleu_tokenizer_mecab import TokenizerJaMecab, TokenizerKoMecab
     from bleu_tokenizer_regex import TokenizerChar, TokenizerIntl, TokenizerZh
     from bleu_tokenizer_spm import SPM_MODELS, TokenizerSPM, default_model_path, model_name_for_file
 
 __all__ = [
-    "BaseTokenizer", "CallableTokenizer", "FlatTokens", "TokenIds", "Tokenizer13a",
+    "BaseTokenizer", "CallableTokenizer", "FlatTokens", "TokenIds", "TransformersTokenizer", "Tokenizer13a",
     "TokenizerNone", "TokenizerIntl", "TokenizerZh", "TokenizerChar", "TokenizerJaMecab", "TokenizerKoMecab",
     "TokenizerSPM", "TOKENIZERS", "RULE_TOKENIZERS", "AUTO", "TokenizerSpec", "get_tokenizer",
     "tokenizer_for_language",
@@ -132,7 +136,8 @@ def _unknown_name(spec: str) -> ValueError:
     names = ", ".join(repr(name) for name in TOKENIZERS)
     return ValueError(
         f"unknown tokenizer {spec!r}; pass one of sacreBLEU's names ({names}), {AUTO!r} (chosen by "
-        "target_language), the path of a SentencePiece model file, or a callable from a string to a list of token strings"
+        "target_language), the path of a SentencePiece model file, a transformers tokenizer, or a "
+        "callable from a string to a list of token strings"
     )
 
 
@@ -169,8 +174,8 @@ def get_tokenizer(spec: TokenizerSpec = AUTO, target_language: Optional[str] = N
     """Resolve what users pass as `tokenizer=` into a tokenizer object.
 
     A name (sacreBLEU's, or "auto": the recommended one for `target_language`), the path of a
-    SentencePiece model file, a tokenizer object, or a callable from a string to a list of token
-    strings.
+    SentencePiece model file, a tokenizer object, a transformers tokenizer (its `tokenize`), or a
+    callable from a string to a list of token strings.
     """
     if isinstance(spec, str) and spec == AUTO:
         return _from_name(tokenizer_for_language(target_language))
@@ -178,12 +183,14 @@ def get_tokenizer(spec: TokenizerSpec = AUTO, target_language: Optional[str] = N
         tokenizer = spec
     elif isinstance(spec, str):
         tokenizer = _from_name(spec)
+    elif is_transformers_tokenizer(spec):
+        tokenizer = TransformersTokenizer(spec)
     elif callable(spec):
         tokenizer = CallableTokenizer(spec)
     else:
         raise TypeError(
-            f"tokenizer must be a name ({', '.join(TOKENIZERS)}, {AUTO}) or a callable from a string to a "
-            f"list of token strings, not {type(spec).__name__}"
+            f"tokenizer must be a name ({', '.join(TOKENIZERS)}, {AUTO}), a transformers tokenizer, or a "
+            f"callable from a string to a list of token strings, not {type(spec).__name__}"
         )
     if target_language is not None:
         _warn_if_not_recommended(tokenizer, target_language)
