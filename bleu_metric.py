@@ -93,12 +93,14 @@ Args:
         array, a `datasets` column (`ds["prediction"]`) or a generator.
     references (`list` of `str`, or `list` of `list` of `str`): one reference per prediction,
         or a non-empty list of references per prediction (their number may vary).
-    tokenizer (`str` or callable, default `"13a"`): `"13a"` (mteval-v13a, as sacreBLEU),
-        `"none"` (split on whitespace), `"intl"` (mteval-v14 international), `"zh"` (Chinese),
-        `"char"` (characters), `"ja-mecab"` (Japanese, MeCab), `"ko-mecab"` (Korean, MeCab-ko),
-        `"flores101"`, `"flores200"`, `"spBLEU-1K"` (spBLEU: SentencePiece models; `"spm"` is the
-        old name of flores101), a SentencePiece model file's path, a transformers tokenizer (its
-        `tokenize`), or any callable from a string to a list of token strings.
+    tokenizer (`str` or callable, default `"auto"`): `"auto"` is sacreBLEU's choice for
+        `target_language` (`"ja-mecab"`, `"ko-mecab"` or `"zh"`), else `"13a"`. `"13a"`
+        (mteval-v13a, as sacreBLEU), `"none"` (split on whitespace), `"intl"` (mteval-v14
+        international), `"zh"` (Chinese), `"char"` (characters), `"ja-mecab"` (Japanese, MeCab),
+        `"ko-mecab"` (Korean, MeCab-ko), `"flores101"`, `"flores200"`, `"spBLEU-1K"` (spBLEU:
+        SentencePiece models; `"spm"` is the old name of flores101), a SentencePiece model file's
+        path, a transformers tokenizer (its `tokenize`), or any callable from a string to a list
+        of token strings.
     lowercase (`bool`, default `False`): lowercase predictions and references first.
     max_order (`int`, default `4`): the highest n-gram order.
     weights (sequence of `float`, default uniform `1/max_order`): one non-negative weight per
@@ -112,6 +114,9 @@ Args:
         the shorter (sacreBLEU, NLTK); `"shortest"`, as `evaluate`'s legacy `bleu`.
     effective_order (`bool`, default `False`): leave out orders the hypothesis is too short to
         have (sacreBLEU's option for sentence-level BLEU).
+    target_language (`str`, default `None`): the predictions' language code ("ja", "ko-KR",
+        "zho_Hans", ...); with tokenizer="auto" it picks sacreBLEU's recommended tokenizer, and a
+        tokenizer named instead gets sacreBLEU's warning when the language has a better one.
     return_sentence_scores (`bool`, default `False`): add `sentence_bleu`, one score per prediction.
     bootstrap_samples (`int`, default `0`): with N > 0, add a 95% confidence interval from N
         bootstrap resamples of the segments (sacreBLEU's scheme).

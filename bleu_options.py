@@ -125,7 +125,7 @@ def _resolve_weights(weights: Any, max_order: Optional[int]) -> Tuple[int, Tuple
 
 
 def resolve_options(
-    tokenizer: TokenizerSpec = "13a",
+    tokenizer: TokenizerSpec = "auto",
     lowercase: bool = False,
     max_order: Optional[int] = None,
     weights: Optional[Sequence[float]] = None,
@@ -133,8 +133,12 @@ def resolve_options(
     smooth_value: Optional[float] = None,
     ref_length: str = "closest",
     effective_order: bool = False,
+    target_language: Optional[str] = None,
 ) -> BleuOptions:
-    """Check every option and return them resolved; see the README's option table."""
+    """Check every option and return them resolved; see the README's option table.
+
+    `tokenizer="auto"` is sacreBLEU's recommended tokenizer for `target_language` (ja-mecab, ko-mecab,
+    zh; 13a for other languages or none given); the signature names the tokenizer picked."""
     order, resolved_weights = _resolve_weights(weights, max_order)
     method = _resolve_smooth(smooth)
     default_value = SMOOTHING_DEFAULTS[method]
@@ -149,7 +153,7 @@ def resolve_options(
     if not isinstance(ref_length, str) or ref_length not in REF_LENGTH_POLICIES:
         raise ValueError(f"unknown ref_length {ref_length!r}; pass one of {list(REF_LENGTH_POLICIES)}")
     return BleuOptions(
-        tokenizer=get_tokenizer(tokenizer),
+        tokenizer=get_tokenizer(tokenizer, target_language),
         lowercase=_check_bool("lowercase", lowercase),
         max_order=order,
         weights=resolved_weights,

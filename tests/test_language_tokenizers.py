@@ -439,3 +439,67 @@ def test_tokenizers_pickle(name):
     line = corpus_for(name)[0][0]
     assert copy(line) == tokenizer(line) and copy.signature() == tokenizer.signature()
     assert isinstance(copy, (TokenizerJaMecab, TokenizerKoMecab, TokenizerSPM))
+
+
+# ---------------------------------------------------------------- tokenizer="auto" and target_language
+
+
+@pytest.mark.parametrize("code, expected", [("ja", "ja-mecab"), ("ko", "ko-mecab"), ("zh", "zh"), ("de", "13a"),
+                                            ("en", "13a"), ("", "13a")])
+def test_auto_picks_sacrebleus_tokenizer_for_its_language_codes(code, expected):
+    """The oracle: sacreBLEU's BLEU(trg_lang=...) with no tokenizer named (its CLI's -l SRC-TGT)."""
+    from sacrebleu.metrics import BLEU
+
+    if code in ("ja", "ko"):
+        skip_without(f"{code}-mecab")
+    theirs = BLEU(trg_lang=code).tokenizer_signature
+    ours = get_tokenizer("auto", code).signature()
+    assert ours == theirs and ours.startswith(expected)
+    assert bleu_tokenizers.tokenizer_for_language(code) == expected
+
+
+@pytest.mark.parametrize("code, expected", [("ja-JP", "ja-mecab"), ("JA", "ja-mecab"), ("jpn_Jpan", "ja-mecab"),
+                                            ("ko_KR", "ko-mecab"), ("kor_Hang", "ko-mecab"), ("zh-Hans", "zh"),
+                                            ("zho_Hant", "zh"), ("cmn", "zh"), ("de-AT", "13a"), (None, "13a")])
+def test_auto_reads_a_language_code_by_its_language_part(code, expected):
+    """Beyond sacreBLEU, which matches only 'ja', 'ko' and 'zh' exactly (and leaves these at 13a):
+    regional variants, any case, and the ISO 639-2/3 codes FLORES names its languages with."""
+    assert bleu_tokenizers.tokenizer_for_language(code) == expected
+
+
+def test_target_language_picks_the_tokenizer_and_the_signature_shows_it(oracles, bleu):
+    skip_without("ja-mecab")
+    skip_without("ko-mecab")
+    for code, segments in (("ja", JAPANESE), ("ko", KOREAN)):
+        predictions, references = predictions_and_references(segments)
+        ours = bleu.compute(predictions=predictions, references=references, target_language=code)
+        expected = oracles.sacrebleu(predictions, references, tokenizer=f"{code}-mecab")
+        oracles.assert_same(ours, expected)
+        tok = {"ja": "ja-mecab-0.996-IPA", "ko": "ko-mecab-0.996/ko-0.9.2-KO"}[code]  # sacreBLEU's names
+        assert f"|tok:{tok}|" in ours["signature"]
+        assert ours == compute_bleu(predictions, references, tokenizer="auto", target_language=code)
+    assert "|tok:13a|" in compute_bleu(["a b"], ["a b"], target_language="de")["signature"]
+    with pytest.raises(TypeError, match="target_language must be a language code"):
+        compute_bleu(["a"], ["a"], target_language=["ja"])
+
+
+def test_a_tokenizer_named_against_the_language_gets_sacrebleus_warning(caplog):
+    """sacreBLEU logs 'Consider using the 'ja-mecab' or 'spm' tokenizer for Japanese.'; a warning here.
+    A SentencePiece tokenizer (which that message also recommends) is not warned about."""
+    from sacrebleu.metrics import BLEU
+
+    skip_without("ja-mecab")
+    logging.getLogger("sacrebleu").setLevel(logging.WARNING)
+    with caplog.at_level(logging.WARNING, logger="sacrebleu"):
+        BLEU(tokenize="13a", trg_lang="ja")
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    assert "Consider using the 'ja-mecab' or 'spm' tokenizer for Japanese." in caplog.text
+    with pytest.warns(UserWarning, match="sacreBLEU recommends 'ja-mecab'"):
+        result = compute_bleu(["東京"], ["東京"], tokenizer="13a", target_language="ja")
+    assert "|tok:13a|" in result["signature"]  # scored as asked
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compute_bleu(["東京"], ["東京"], tokenizer="ja-mecab", target_language="ja-JP")
+        compute_bleu(["a"], ["a"], tokenizer="intl", target_language="de")
