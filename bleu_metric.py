@@ -23,8 +23,10 @@ from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
+from .bleu_trainer_batches import eval_prediction_ids
+from .bleu_trainer_gather import GatheredRows
 
-HELPERS = (score_statistics, ngram_statistics, get_tokenizer)  # used through bleu_core
+HELPERS = (score_statistics, ngram_statistics, get_tokenizer, eval_prediction_ids, GatheredRows)  # used through bleu_core and bleu_trainer
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
