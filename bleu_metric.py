@@ -116,7 +116,8 @@ Args:
     bootstrap_seed (`int` or `None`, default `12345`): seed of the resampling.
 
 Returns:
-    bleu (`float`): the BLEU score, between 0 and 1.
+    bleu (`float`): the BLEU score, between 0 and 1 (above 1 only with the smoothing settings
+        listed under Limitations on the card).
     precisions (`list` of `float`): the (smoothed) modified precision of each order.
     brevity_penalty (`float`): between 0 and 1.
     length_ratio (`float`): translation_length / reference_length (0.0 when the latter is 0).
