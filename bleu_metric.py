@@ -29,10 +29,14 @@ from .bleu_tokenizer_mecab import TokenizerJaMecab
 from .bleu_tokenizer_spm import TokenizerSPM
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
+from .bleu_trainer_batches import eval_prediction_ids
+from .bleu_trainer_gather import GatheredRows
 
-# Used through bleu_core; imported here so that evaluate.load copies their modules.
-HELPERS = (score_statistics, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
-           MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM)
+# Used through bleu_core and bleu_trainer; imported here so that evaluate.load copies their modules.
+HELPERS = (
+    score_statistics, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
+    MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM, eval_prediction_ids, GatheredRows,
+)
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -123,7 +127,8 @@ Args:
     bootstrap_seed (`int` or `None`, default `12345`): seed of the resampling.
 
 Returns:
-    bleu (`float`): the BLEU score, between 0 and 1.
+    bleu (`float`): the BLEU score, between 0 and 1 (above 1 only with the smoothing settings
+        listed under Limitations on the card).
     precisions (`list` of `float`): the (smoothed) modified precision of each order.
     brevity_penalty (`float`): between 0 and 1.
     length_ratio (`float`): translation_length / reference_length (0.0 when the latter is 0).
