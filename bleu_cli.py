@@ -23,6 +23,7 @@ request from either grammar (`bleu_cli_request`), the files (`bleu_cli_files`), 
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import Dict, List, Optional, Sequence
 
 from bleu_cli_files import load, read_segments
@@ -40,6 +41,7 @@ from bleu_cli_request import (
     resolve_roles,
 )
 from bleu_core import compute_bleu
+from bleu_tokenizers import TokenizerSetupError
 
 __all__ = [
     "EXAMPLE_HYPOTHESES", "EXAMPLE_REFERENCES", "Roles", "UsageError", "build_parser", "format_result", "main",
@@ -83,10 +85,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         )
     try:
         systems, references = load(roles)
-        outcome = compute(request, systems, references)
-    except (OSError, ValueError, TypeError) as error:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            outcome = compute(request, systems, references)
+    except (OSError, ValueError, TypeError, ImportError, TokenizerSetupError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
+    for warning in caught:  # e.g. a tokenizer named against the target language, as sacreBLEU warns
+        print(f"{PROG}: warning: {warning.message}", file=sys.stderr)
     if (roles.grammar == OURS and not roles.example and outcome.single is not None
             and (request.output_format != "text" or request.score_only)):
         print(f"{PROG}: {roles.describe()}", file=sys.stderr)  # the report names them; JSON and -b do not

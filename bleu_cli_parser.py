@@ -12,9 +12,17 @@ from bleu_compare import APPROXIMATE_RANDOMIZATION, BOOTSTRAP, DEFAULT_SAMPLES
 from bleu_core import DEFAULT_BOOTSTRAP_SEED
 from bleu_options import SMOOTH_NAMES, __version__
 from bleu_stats import REF_LENGTH_POLICIES
-from bleu_tokenizers import TOKENIZERS
+from bleu_tokenizers import AUTO, TOKENIZERS, looks_like_a_path
 
 PROG = "bleu_cli.py"
+
+
+def tokenizer_argument(value: str) -> str:
+    """A tokenizer name (sacreBLEU's, or auto) or a SentencePiece model file's path; else argparse's error."""
+    if value in TOKENIZERS or value == AUTO or looks_like_a_path(value):
+        return value
+    choices = ", ".join(repr(name) for name in [*TOKENIZERS, AUTO])
+    raise argparse.ArgumentTypeError(f"invalid choice: {value!r} (choose from {choices}, or a SentencePiece model's path)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,8 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="reference files, line-aligned with the hypotheses; every file after -r is a reference")
     parser.add_argument("-i", "--input", nargs="+", action="extend", metavar="HYP",
                         help="hypothesis files (sacreBLEU's grammar: the positional files are then references)")
-    parser.add_argument("-t", "-tok", "--tokenize", "--tokenizer", dest="tokenizer", default="13a",
-                        choices=sorted(TOKENIZERS), help="default: 13a")
+    parser.add_argument("-t", "-tok", "--tokenize", "--tokenizer", dest="tokenizer", default=AUTO,
+                        type=tokenizer_argument, metavar="TOK",
+                        help=f"{', '.join(TOKENIZERS)}, or a SentencePiece model file's path (default: auto, "
+                        "sacreBLEU's choice for the target language: ja-mecab, ko-mecab, zh; else 13a)")
+    parser.add_argument("-l", "--language-pair", dest="language_pair", default=None, metavar="SRC-TGT",
+                        help="sacreBLEU's language pair; its target language picks the tokenizer when -tok is not given")
+    parser.add_argument("--target-language", default=None, metavar="LANG",
+                        help="the hypotheses' language code, which picks the tokenizer when -tok is not given")
     parser.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before tokenizing")
     parser.add_argument("-m", "--metrics", nargs="+", default=["bleu"], type=str.lower, choices=["bleu"],
                         help="accepted for sacreBLEU's grammar; BLEU is the only metric here")

@@ -154,6 +154,22 @@ def paired_request(args: argparse.Namespace, roles: Roles) -> Optional[PairedReq
                          confidence)
 
 
+def target_language(args: argparse.Namespace) -> Optional[str]:
+    """The target language from --target-language, or from sacreBLEU's -l SRC-TGT (the part after
+    the first '-', as sacreBLEU reads it)."""
+    from_pair = None
+    if args.language_pair is not None:
+        parts = args.language_pair.split("-")
+        if len(parts) < 2 or not parts[1]:
+            raise UsageError(f"-l takes a language pair SRC-TGT such as en-ja, not {args.language_pair!r}; "
+                             "the target language (after '-') picks the tokenizer")
+        from_pair = parts[1]
+    if from_pair is not None and args.target_language is not None and from_pair != args.target_language:
+        raise UsageError(f"-l {args.language_pair} says the target language is {from_pair!r}, "
+                         f"--target-language says {args.target_language!r}; give one")
+    return args.target_language if args.target_language is not None else from_pair
+
+
 def request_from_args(args: argparse.Namespace, stdin_is_terminal: bool) -> Request:
     """The one request both grammars map onto, or a UsageError naming what cannot be done."""
     roles = resolve_roles(args, stdin_is_terminal)
@@ -176,7 +192,7 @@ def request_from_args(args: argparse.Namespace, stdin_is_terminal: bool) -> Requ
     options = dict(
         tokenizer=args.tokenizer, lowercase=args.lowercase, max_order=args.max_order, weights=args.weights,
         smooth=args.smooth or defaults["smooth"], smooth_value=args.smooth_value, ref_length=args.ref_length,
-        effective_order=args.effective_order,
+        effective_order=args.effective_order, target_language=target_language(args),
     )
     return Request(
         roles=roles, options=options, output_format=args.format or defaults["format"], width=width,

@@ -29,6 +29,10 @@ def token_counts(token_lists: Sequence[Sequence[str]]) -> np.ndarray:
     return np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
 
 
+class TokenizerSetupError(RuntimeError):
+    """An optional tokenizer's installation is not the one sacreBLEU pins (e.g. another dictionary)."""
+
+
 class BaseTokenizer:
     """A tokenizer maps one segment (str) to a list of token strings."""
 

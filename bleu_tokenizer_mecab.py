@@ -16,20 +16,22 @@ import importlib
 from typing import Any, List
 
 try:  # inside the package `evaluate.load` builds
+    from .bleu_tokenizer_base import TokenizerSetupError
     from .bleu_tokenizer_memo import MemoizedTokenizer
 except ImportError:  # imported from the repository root (CLI, demo, tests)
+    from bleu_tokenizer_base import TokenizerSetupError
     from bleu_tokenizer_memo import MemoizedTokenizer
 
 
 def check_dictionary(info: Any, tokenizer: str, dictionary: str, entries: int) -> None:
     """sacreBLEU's guarantees on a tagger's `dictionary_info()`: the pinned dictionary, alone."""
     if info.size != entries:
-        raise RuntimeError(
+        raise TokenizerSetupError(
             f"tokenizer={tokenizer!r} needs {dictionary} ({entries:,} entries, as sacreBLEU checks), but "
             f"MeCab loaded {info.filename} with {info.size:,} entries; reinstall the pinned dictionary"
         )
     if info.next is not None:
-        raise RuntimeError(
+        raise TokenizerSetupError(
             f"tokenizer={tokenizer!r} runs with {dictionary} alone, as sacreBLEU does, but a user "
             f"dictionary is loaded on top of it ({info.next.filename}); remove it from the MeCab setup"
         )

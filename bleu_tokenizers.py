@@ -25,6 +25,7 @@ try:  # inside the package `evaluate.load` builds
         CallableTokenizer,
         FlatTokens,
         TokenIds,
+        TokenizerSetupError,
         TransformersTokenizer,
         is_transformers_tokenizer,
     )
@@ -38,6 +39,7 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
         CallableTokenizer,
         FlatTokens,
         TokenIds,
+        TokenizerSetupError,
         TransformersTokenizer,
         is_transformers_tokenizer,
     )
@@ -49,7 +51,7 @@ __all__ = [
     "BaseTokenizer", "CallableTokenizer", "FlatTokens", "TokenIds", "TransformersTokenizer", "Tokenizer13a",
     "TokenizerNone", "TokenizerIntl", "TokenizerZh", "TokenizerChar", "TokenizerJaMecab", "TokenizerKoMecab",
     "TokenizerSPM", "TOKENIZERS", "RULE_TOKENIZERS", "AUTO", "TokenizerSpec", "get_tokenizer",
-    "tokenizer_for_language",
+    "tokenizer_for_language", "looks_like_a_path", "TokenizerSetupError",
 ]
 
 # The tokenizers that are rules written here: no dependency, no model file.
@@ -115,7 +117,8 @@ def _shared_tokenizer(name: str, model_file: Optional[str] = None) -> BaseTokeni
     return tokenizer
 
 
-def _looks_like_a_path(spec: str) -> bool:
+def looks_like_a_path(spec: str) -> bool:
+    """A tokenizer given as a file path rather than a name (it holds a path separator)."""
     return os.sep in spec or "/" in spec or (os.altsep is not None and os.altsep in spec)
 
 
@@ -165,7 +168,7 @@ def _from_name(name: str) -> BaseTokenizer:
                 stacklevel=4,
             )
         return _shared_tokenizer(name)
-    if _looks_like_a_path(name) or os.path.isfile(name):
+    if looks_like_a_path(name) or os.path.isfile(name):
         return _tokenizer_from_path(name)
     raise _unknown_name(name)
 
