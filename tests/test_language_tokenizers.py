@@ -503,3 +503,19 @@ def test_a_tokenizer_named_against_the_language_gets_sacrebleus_warning(caplog):
         warnings.simplefilter("error")
         compute_bleu(["東京"], ["東京"], tokenizer="ja-mecab", target_language="ja-JP")
         compute_bleu(["a"], ["a"], tokenizer="intl", target_language="de")
+
+
+def test_the_example_in_docs_tokenizers(bleu):
+    """docs/tokenizers.md's ja-mecab example, as printed there; sacreBLEU's corpus_bleu says 33.437..."""
+    import sacrebleu
+
+    from conftest import REPO
+
+    skip_without("ja-mecab")
+    page = (REPO / "docs" / "tokenizers.md").read_text(encoding="utf-8")
+    result = bleu.compute(predictions=["東京は日本の首都です。"], references=["日本の首都は東京です。"],
+                          tokenizer="ja-mecab", smooth="exp")
+    assert f"\n{result['bleu']!r}\n" in page and result["bleu"] == 0.33437015248821106
+    assert result["precisions"] == [1.0, 0.5, 0.2, 0.125]  # 7/7, 3/6, 1/5, exp-smoothed 1/(2 * 4)
+    theirs = sacrebleu.corpus_bleu(["東京は日本の首都です。"], [["日本の首都は東京です。"]], tokenize="ja-mecab")
+    assert math.isclose(result["bleu"], theirs.score / 100, rel_tol=1e-12)
