@@ -18,10 +18,11 @@ from .bleu_core import DEFAULT_BOOTSTRAP_SEED
 from .bleu_inputs import TOKEN_IDS
 from .bleu_options import OPTION_NAMES
 from .bleu_scoring import score_rows
+from .bleu_significance import TestScorer
 from .bleu_stats import ngram_statistics
 from .bleu_tokenizers import get_tokenizer
 
-HELPERS = (TOKEN_IDS, score_rows, ngram_statistics, get_tokenizer)  # used through bleu_compare
+HELPERS = (TOKEN_IDS, score_rows, TestScorer, ngram_statistics, get_tokenizer)  # used through bleu_compare
 
 _CITATION = """\
 @inproceedings{koehn-2004-statistical,
@@ -69,16 +70,21 @@ Args:
     samples (`int`, default 1,000 for the bootstrap, 10,000 for ar): resamples or trials.
     seed (`int` or `None`, default `12345`, sacreBLEU's): None draws fresh randomness.
     confidence_samples (`int`, default `0`): for ar only, bootstrap resamples for mean and ci.
+    count_ties (`bool`, default `False`): count the trials that tie the observed difference as at
+        least as extreme (the conservative p-value); False counts only larger ones, as sacreBLEU.
     tokenizer, lowercase, max_order, weights, smooth, smooth_value, ref_length, effective_order:
         the BLEU metric's scoring options (pass smooth="exp" for sacreBLEU's default numbers).
 
 Returns:
     bleu1, bleu2 (`float`): each system's corpus BLEU, between 0 and 1.
     difference (`float`): bleu2 - bleu1.
-    p_value (`float`): the test's p-value, (trials with a larger difference + 1) / (trials + 1).
+    p_value (`float`): the test's p-value, (trials with a larger difference + 1) / (trials + 1),
+        the ties counted too with count_ties=True.
+    ties (`int`): trials whose difference equals the observed one exactly (many when the two
+        systems differ in a few segments; then the strict p-value is small for almost equal systems).
     mean1, ci1, mean2, ci2 (`float` or `None`): each system's bootstrap mean and the half-width of
         its 95% interval (sacreBLEU's "mean ± ci"); None for ar without confidence_samples.
-    method (`str`), samples (`int`), seed (`int` or `None`): the test that ran.
+    method (`str`), samples (`int`), seed (`int` or `None`), count_ties (`bool`): the test that ran.
     signature (`str`): BLEU's signature plus the test, e.g. `...|version:1.0.0|test:bs|n:1000|seed:12345`.
 
 Examples:
@@ -115,6 +121,7 @@ def _pair(result: Dict[str, Any]) -> Dict[str, Any]:
         "bleu2": second["bleu"],
         "difference": second["bleu"] - first["bleu"],
         "p_value": second["p_value"],
+        "ties": second["ties"],
         "mean1": first["mean"],
         "ci1": first["ci"],
         "mean2": second["mean"],
@@ -122,18 +129,20 @@ def _pair(result: Dict[str, Any]) -> Dict[str, Any]:
         "method": result["method"],
         "samples": result["samples"],
         "seed": result["seed"],
+        "count_ties": result["count_ties"],
         "signature": result["signature"],
     }
 
 
 def _check_settings(kwargs: Dict[str, Any]) -> None:
-    settings = ("method", "samples", "seed", "confidence_samples")
+    settings = ("method", "samples", "seed", "confidence_samples", "count_ties")
     unknown = sorted(set(kwargs) - set(settings) - set(OPTION_NAMES))
     if unknown:
         raise TypeError(f"unknown option(s) {unknown}; the comparison takes {list(settings + OPTION_NAMES)}")
     check_compare_options(
         kwargs.get("method", "bootstrap"), kwargs.get("samples"), kwargs.get("seed", DEFAULT_BOOTSTRAP_SEED),
         kwargs.get("confidence_samples", 0), {k: v for k, v in kwargs.items() if k in OPTION_NAMES},
+        kwargs.get("count_ties", False),
     )
 
 

@@ -18,13 +18,14 @@ from .bleu_inputs import TOKEN_IDS, as_list, validate_inputs
 from .bleu_reward import BleuReward, make_reward_function
 from .bleu_options import OPTION_NAMES, resolve_options
 from .bleu_scoring import score_statistics
+from .bleu_significance import TestScorer
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 
-HELPERS = (score_statistics, ngram_statistics, get_tokenizer)  # used through bleu_core
+HELPERS = (score_statistics, TestScorer, ngram_statistics, get_tokenizer)  # used through bleu_core and bleu_compare
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
