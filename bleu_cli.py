@@ -27,12 +27,11 @@ from typing import Dict, List, Optional, Sequence
 
 from bleu_cli_files import load, read_segments
 from bleu_cli_parser import PROG, build_parser
-from bleu_cli_render import Outcome, format_result, render
+from bleu_cli_render import Outcome, format_result, notes, render
 from bleu_cli_request import (
     EXAMPLE_DIR,
     EXAMPLE_HYPOTHESES,
     EXAMPLE_REFERENCES,
-    OURS,
     Request,
     Roles,
     UsageError,
@@ -55,7 +54,8 @@ def compute(request: Request, systems: Dict[str, List[str]], references: List[Li
         paired = request.paired
         return Outcome(comparison=compare(
             systems, references, baseline=paired.baseline, method=paired.method, samples=paired.samples,
-            seed=request.seed, confidence_samples=paired.confidence_samples, **request.options,
+            seed=request.seed, confidence_samples=paired.confidence_samples, count_ties=paired.count_ties,
+            **request.options,
         ))
     if len(systems) > 1:
         return Outcome(several={name: compute_bleu(hypotheses, references, **request.options)
@@ -87,9 +87,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (OSError, ValueError, TypeError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
-    if (roles.grammar == OURS and not roles.example and outcome.single is not None
-            and (request.output_format != "text" or request.score_only)):
-        print(f"{PROG}: {roles.describe()}", file=sys.stderr)  # the report names them; JSON and -b do not
+    for line in notes(request, outcome):
+        print(line, file=sys.stderr)
     print(render(request, outcome))
     return 0
 

@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-parn", "--paired-ar-n", type=int, default=None, metavar="N",
                         help=f"default: {DEFAULT_SAMPLES[APPROXIMATE_RANDOMIZATION]}")
     parser.add_argument("--baseline", default=None, metavar="HYP", help="the baseline system's file (default: the first)")
+    parser.add_argument("--count-ties", action="store_true",
+                        help="count the trials that tie the observed difference as at least as extreme (the "
+                        "conservative p-value); by default only larger differences count, as in sacreBLEU")
     parser.add_argument("--seed", type=int, default=DEFAULT_BOOTSTRAP_SEED,
                         help=f"resampling seed (default: {DEFAULT_BOOTSTRAP_SEED}, as sacreBLEU)")
     parser.add_argument("-f", "--format", default=None, choices=["json", "text", "latex"],

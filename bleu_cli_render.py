@@ -11,7 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
-from bleu_cli_request import SACREBLEU, Request, Roles, display
+from bleu_cli_parser import PROG
+from bleu_cli_request import OURS, SACREBLEU, Request, Roles, display
 from bleu_cli_tables import grid_table, latex_table
 
 # sacreBLEU's --short abbreviations for the signature fields the two share.
@@ -35,6 +36,20 @@ def render(request: Request, outcome: Outcome) -> str:
     if outcome.several is not None:
         return _several(request, outcome.several)
     return _one(request, outcome.single)
+
+
+def notes(request: Request, outcome: Outcome) -> List[str]:
+    """Lines for stderr: what the stdout output leaves out but a reader should know."""
+    lines = []
+    roles = request.roles
+    if (request.grammar == OURS and not roles.example and outcome.single is not None
+            and (request.output_format != "text" or request.score_only)):
+        lines.append(f"{PROG}: {roles.describe()}")  # the report names them; JSON and -b do not
+    if outcome.comparison is not None and (request.grammar == SACREBLEU or request.output_format != "text"):
+        summary = ties_summary(outcome.comparison)
+        if summary is not None:
+            lines.append(f"{PROG}: note: {summary}")
+    return lines
 
 
 # -- signatures -----------------------------------------------------------------------------------------
@@ -177,7 +192,20 @@ def paired_explanation(comparison: dict) -> str:
            if any(entry["mean"] is not None for entry in comparison["systems"]) else "")
         + f"p-value: how often chance alone gives a difference at least this large; * marks p < {SIGNIFICANCE_LEVEL}\n"
         + "(the difference is unlikely to be chance, which says nothing about which system is better)."
+        + ("" if ties_summary(comparison) is None else "\n" + ties_summary(comparison))
     )
+
+
+def ties_summary(comparison: dict) -> Optional[str]:
+    """Which systems had resamples or trials tying the observed difference, and how they counted; None without ties."""
+    what = "resamples" if comparison["method"] == "bootstrap" else "trials"
+    tied = [f"{entry['name']} {entry['ties']:,}" for entry in comparison["systems"] if entry.get("ties")]
+    if not tied:
+        return None
+    counted = ("counted as at least as large (--count-ties: the conservative p-value)" if comparison["count_ties"]
+               else "not counted (sacreBLEU's strict p-value; --count-ties counts them, the conservative p-value)")
+    return (f"ties: {', '.join(tied)} of {comparison['samples']:,} {what} gave exactly the observed difference; "
+            f"{counted}.")
 
 
 def _paired(request: Request, comparison: dict) -> str:

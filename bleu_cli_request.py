@@ -62,6 +62,7 @@ class PairedRequest:
     samples: int
     baseline: str
     confidence_samples: int  # ar only: bootstrap resamples for each system's mean and interval
+    count_ties: bool  # ties with the observed difference count as at least as extreme
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,9 @@ def paired_request(args: argparse.Namespace, roles: Roles) -> Optional[PairedReq
     counts = {"--paired-n": args.paired_n, "--paired-bs-n": args.paired_bs_n, "--paired-ar-n": args.paired_ar_n}
     if not (args.paired_bs or args.paired_ar):
         given = [name for name, value in counts.items() if value is not None]
-        if given or args.baseline is not None:
-            raise UsageError(f"{' and '.join(given + ['--baseline'] * (args.baseline is not None))} needs --paired-bs or --paired-ar")
+        given += ["--baseline"] * (args.baseline is not None) + ["--count-ties"] * args.count_ties
+        if given:
+            raise UsageError(f"{' and '.join(given)} needs --paired-bs or --paired-ar")
         return None
     flag = "--paired-bs" if args.paired_bs else "--paired-ar"
     if len(roles.hypotheses) < 2:
@@ -151,7 +153,7 @@ def paired_request(args: argparse.Namespace, roles: Roles) -> Optional[PairedReq
         raise UsageError(f"--baseline {baseline!r} is not one of the hypothesis files: {', '.join(roles.hypotheses)}")
     confidence = args.confidence_n if (args.confidence and method == "ar") else 0
     return PairedRequest(method, samples if samples is not None else DEFAULT_SAMPLES[method], baseline,
-                         confidence)
+                         confidence, args.count_ties)
 
 
 def request_from_args(args: argparse.Namespace, stdin_is_terminal: bool) -> Request:
