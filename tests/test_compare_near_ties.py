@@ -185,3 +185,48 @@ def test_wmt17_systems_and_a_near_copy_equal_sacrebleu(method, samples, monkeypa
     systems = {"online-B": baseline, "near copy": near, "uedin": other, "KIT": wmt17_lines("KIT.4950.de")[:600]}
     assert ours(systems, reference, method, samples) == sacrebleu_test(systems, reference, method, samples,
                                                                        monkeypatch=monkeypatch)
+
+
+def test_the_comparing_pages_example_numbers(monkeypatch):
+    """docs/comparing.md: B is A with 6 (then 3) of 80 segments rewritten, AR with 10,000 trials."""
+    for changed, strict, ties, conservative in ((6, 0.0679, 1838, 0.2517), (3, 0.4994, 5007, 1.0)):
+        systems, reference = checkpoints(changed, 0)
+        assert sacrebleu_test(systems, reference, "ar", 10000, monkeypatch=monkeypatch) == ours(
+            systems, reference, "ar", 10000)
+        (p_value, tied), = ours(systems, reference, "ar", 10000)
+        (counted, _), = ours(systems, reference, "ar", 10000, count_ties=True)
+        assert (round(p_value, 4), tied, round(counted, 4)) == (strict, ties, conservative)
+
+
+@pytest.mark.parametrize("max_order", [1, 2, 4, 5])
+@pytest.mark.parametrize("smooth,value", [("none", None), ("exp", None), ("floor", None), ("floor", 0.3),
+                                          ("add-k", None), ("add-k", 0.5)])
+@pytest.mark.parametrize("effective_order", [False, True])
+def test_the_test_statistic_rounds_exactly_as_sacrebleus_score(max_order, smooth, value, effective_order):
+    """sacrebleu_rows against sacreBLEU's own scoring of the same statistics, bit for bit: from Python
+    integers (its observed scores), int64 rows (its AR trials) and float32 rows (its bootstrap
+    resamples); NumPy's log and exp within 1e-12. Short, empty, unmatched and large rows included."""
+    from sacrebleu.metrics import BLEU
+
+    from bleu_scoring import RESAMPLED_PRECISION_DTYPE, sacrebleu_rows
+
+    rng = np.random.default_rng(max_order)
+    count = 150
+    hyp_len, ref_len = rng.integers(0, 60, count), rng.integers(0, 60, count)
+    totals = np.maximum(hyp_len[:, None] - np.arange(max_order)[None, :], 0)
+    totals[rng.random((count, max_order)) < 0.05] = 0
+    matches = (totals * rng.random((count, max_order)) ** 2).astype(np.int64)
+    matches[rng.random((count, max_order)) < 0.2] = 0
+    large = np.where(rng.random(count) < 0.3, 997, 1)[:, None]  # corpus-sized sums
+    stats = np.concatenate([hyp_len[:, None], ref_len[:, None], matches, totals], axis=1) * large
+    metric = BLEU(max_ngram_order=max_order, smooth_method=smooth, smooth_value=value, effective_order=effective_order)
+    for dtype, as_sacrebleu_has_it in ((np.float64, lambda row: row.tolist()), (np.float64, lambda row: row.copy()),
+                                       (RESAMPLED_PRECISION_DTYPE, lambda row: row.astype(np.float32))):
+        exact = sacrebleu_rows(stats, max_order, smooth, value, effective_order, dtype, libm=True)
+        fast = sacrebleu_rows(stats, max_order, smooth, value, effective_order, dtype, libm=False)
+        for row, mine in zip(stats, exact.tolist()):
+            given = as_sacrebleu_has_it(row)
+            if isinstance(given, np.ndarray) and given.dtype == np.int64 and smooth == "add-k" and value is not None:
+                continue  # sacreBLEU's AR trials truncate a non-integer k into int64 counts
+            assert mine == metric._compute_score_from_stats(given).score, (row, dtype)
+        assert np.allclose(fast, exact, rtol=1e-12, atol=0)
