@@ -87,7 +87,7 @@ def test_text_table_names_baseline_marks_significance_and_baseline_option(three_
 
 def test_latex_table_pastes_into_a_paper(three_systems):
     base, sys_a, ref = (str(three_systems[name]) for name in ("base.txt", "sysA.txt", "ref.txt"))
-    completed = ours(ref, "-i", base, sys_a, "-pbs", "--paired-bs-n", "100", "-f", "latex")
+    completed = ours(base, sys_a, "-r", ref, "-pbs", "--paired-n", "100", "-s", "exp", "-w", "1", "-f", "latex")
     assert completed.returncode == 0, completed.stderr
     expected = compare({base: HYPOTHESES, sys_a: REFERENCES_1[:6] + HYPOTHESES[6:]}, [[line] for line in REFERENCES_1],
                        samples=100, smooth="exp")
