@@ -6,7 +6,8 @@ metric checks the raw Python objects here first, and every interface shares thes
 
 Two input kinds are accepted:
 - text: predictions are strings; references are one string per prediction or a non-empty list of
-  strings per prediction (the number may vary from one prediction to the next);
+  strings per prediction (the number may vary from one prediction to the next, and a None in a
+  list pads a missing reference, as in sacreBLEU);
 - token ids: predictions are lists of non-negative integers; references are one such list per
   prediction, or a non-empty list of them per prediction.
 """
@@ -100,11 +101,28 @@ def detect_input_kind(predictions: Any) -> str:
     return TEXT
 
 
+def _looks_like_streams(preds: list, refs: Sequence[Any]) -> bool:
+    """References in sacreBLEU's layout: lists of reference strings (or None), each as long as the
+    predictions, one list per reference stream instead of one per prediction."""
+    return bool(refs) and all(
+        isinstance(stream, (list, tuple)) and len(stream) == len(preds)
+        and all(item is None or isinstance(item, str) for item in stream)
+        for stream in refs
+    )
+
+
 def _check_counts(preds: list, refs: Sequence[Any]) -> None:
     """At least one prediction, and one reference entry (a string or a list) per prediction."""
     if not preds:
         raise ValueError("predictions is empty; pass at least one prediction")
     if len(preds) != len(refs):
+        if _looks_like_streams(preds, refs):
+            raise ValueError(
+                f"references looks transposed: it holds {len(refs)} lists of {len(preds)} references, sacreBLEU's "
+                "layout (one list per reference stream), but this metric takes one entry per prediction (a string, "
+                "or a list of that prediction's references). Pass "
+                "references=[list(group) for group in zip(*references)]; a None pads a missing reference"
+            )
         raise ValueError(
             f"got {len(preds)} predictions but {len(refs)} references; pass one reference "
             "(or one list of references) per prediction"
@@ -175,10 +193,17 @@ def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]
                 "least one reference string for every prediction"
             )
         for position, item in enumerate(reference):
-            if not isinstance(item, str):
+            if item is not None and not isinstance(item, str):
                 raise TypeError(
                     f"references[{index}][{position}] is {type(item).__name__} {item!r:.60}; every "
-                    "reference must be a string"
+                    "reference must be a string (or None, which pads a missing one)"
+                )
+        if None in reference:  # padding for fewer references here (sacreBLEU's variable references)
+            reference = [item for item in reference if item is not None]
+            if not reference:
+                raise ValueError(
+                    f"prediction {index} has no references (references[{index}] holds only None); pass at "
+                    "least one reference string for every prediction"
                 )
         grouped.append(reference)
     return preds, grouped
