@@ -32,7 +32,7 @@ try:  # inside the package `evaluate.load` builds
         systems_statistics,
     )
     from .bleu_inputs import TOKEN_IDS, reference_counts, validate_inputs, validate_predictions
-    from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from .bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, BleuOptions, canonical_options, resolve_options
     from .bleu_significance import TestScorer, bootstrap_intervals, bootstrap_test, randomization_test
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import (
@@ -43,7 +43,7 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
         systems_statistics,
     )
     from bleu_inputs import TOKEN_IDS, reference_counts, validate_inputs, validate_predictions
-    from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, BleuOptions, canonical_options, resolve_options
     from bleu_significance import TestScorer, bootstrap_intervals, bootstrap_test, randomization_test
 
 BOOTSTRAP = "bootstrap"
@@ -142,9 +142,11 @@ def check_compare_options(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
         raise TypeError(f"seed must be an integer or None (fresh randomness), not {seed!r}")
+    options = canonical_options(options)
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
-        raise TypeError(f"unknown option(s) {unknown}; compare takes the scoring options {list(OPTION_NAMES)}")
+        raise TypeError(f"unknown option(s) {unknown}; compare takes the scoring options {list(OPTION_NAMES)} "
+                        f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
     return method, samples, confidence_samples, resolve_options(**options)
 
 

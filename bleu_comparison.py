@@ -16,7 +16,7 @@ import evaluate
 from .bleu_compare import check_compare_options, check_systems, compare
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED
 from .bleu_inputs import TOKEN_IDS
-from .bleu_options import OPTION_NAMES
+from .bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, init_keywords, split_load_keywords
 from .bleu_scoring import score_rows
 from .bleu_significance import TestScorer
 from .bleu_stats import ngram_statistics
@@ -139,11 +139,19 @@ def _pair(result: Dict[str, Any]) -> Dict[str, Any]:
     }
 
 
-def _check_settings(kwargs: Dict[str, Any]) -> None:
-    settings = ("method", "samples", "seed", "confidence_samples", "count_ties")
-    unknown = sorted(set(kwargs) - set(settings) - set(OPTION_NAMES))
+# The test's settings (beside the scoring options).
+SETTINGS = ("method", "samples", "seed", "confidence_samples", "count_ties")
+
+
+def _check_settings(kwargs: Dict[str, Any], evaluate_settings: Optional[Dict[str, Any]] = None) -> None:
+    unknown = sorted(set(kwargs) - set(SETTINGS) - set(OPTION_NAMES))
     if unknown:
-        raise TypeError(f"unknown option(s) {unknown}; the comparison takes {list(settings + OPTION_NAMES)}")
+        if evaluate_settings is not None:  # at load time
+            raise TypeError(f"evaluate.load(...) got unknown keyword(s) {unknown}; at load time the comparison takes "
+                            f"{list(SETTINGS + OPTION_NAMES)} (they become its defaults) and evaluate's own "
+                            f"{list(init_keywords(evaluate.EvaluationModule))}")
+        raise TypeError(f"unknown option(s) {unknown}; the comparison takes {list(SETTINGS + OPTION_NAMES)} "
+                        f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
     check_compare_options(
         kwargs.get("method", "bootstrap"), kwargs.get("samples"), kwargs.get("seed", DEFAULT_BOOTSTRAP_SEED),
         kwargs.get("confidence_samples", 0), {k: v for k, v in kwargs.items() if k in OPTION_NAMES},
@@ -154,6 +162,15 @@ def _check_settings(kwargs: Dict[str, Any]) -> None:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class BleuComparison(evaluate.Comparison):
     """Paired significance test of two systems' BLEU, sacreBLEU's test, offline."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """`evaluate.load(path, module_type="comparison", method="ar", smooth="exp", ...)`: the test's
+        settings and scoring options given at load time become its defaults (`default_options`),
+        checked now; an unknown keyword is an error, never dropped."""
+        settings, defaults = split_load_keywords(kwargs, evaluate.EvaluationModule)
+        _check_settings(defaults, evaluate_settings=settings)
+        self.default_options = defaults
+        super().__init__(*args, **settings)
 
     def _info(self) -> evaluate.ComparisonInfo:
         return evaluate.ComparisonInfo(
@@ -172,6 +189,7 @@ class BleuComparison(evaluate.Comparison):
         Checking happens before `evaluate` casts the inputs to the declared features, so a
         malformed input gets an error that names it instead of a silently different result.
         """
+        kwargs = {**self.default_options, **canonical_options(kwargs)}
         _check_settings(kwargs)
         given = (predictions1, predictions2, references)
         if all(value is not None for value in given) and self.num_process == 1 and self.writer is None:

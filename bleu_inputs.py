@@ -111,12 +111,13 @@ def _looks_like_streams(preds: list, refs: Sequence[Any]) -> bool:
     )
 
 
-def _check_counts(preds: list, refs: Sequence[Any]) -> None:
-    """At least one prediction, and one reference entry (a string or a list) per prediction."""
+def _check_counts(preds: list, refs: Sequence[Any], as_given: bool = True) -> None:
+    """At least one prediction, and one reference entry (a string or a list) per prediction.
+    `as_given`: `refs` are the user's (not yet grouped), so they may be sacreBLEU's streams."""
     if not preds:
         raise ValueError("predictions is empty; pass at least one prediction")
     if len(preds) != len(refs):
-        if _looks_like_streams(preds, refs):
+        if as_given and _looks_like_streams(preds, refs):
             raise ValueError(
                 f"references looks transposed: it holds {len(refs)} lists of {len(preds)} references, sacreBLEU's "
                 "layout (one list per reference stream), but this metric takes one entry per prediction (a string, "
@@ -145,7 +146,7 @@ def validate_predictions(predictions: Any, references: Sequence[Sequence[Any]], 
     the same checks and messages, without checking the references again (several systems, one
     set of references)."""
     preds = as_list(predictions, "predictions")
-    _check_counts(preds, references)
+    _check_counts(preds, references, as_given=False)
     if kind == TEXT:
         _check_text_predictions(preds)
         return preds

@@ -8,11 +8,12 @@ string: every option that can change the number is in it.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_scoring import LEGACY_ADD_ONE, SMOOTHING_DEFAULTS, statistics_orders
@@ -124,6 +125,81 @@ def _resolve_weights(weights: Any, max_order: Optional[int]) -> Tuple[int, Tuple
     return len(values), tuple(float(w) for w in values)
 
 
+# sacreBLEU's (and `evaluate`'s `sacrebleu` metric's) names for this module's options: accepted
+# wherever options are, and mapped onto these. (lowercase, smooth_value and effective_order are
+# the same in both.)
+SACREBLEU_OPTION_NAMES = {
+    "tokenize": "tokenizer",
+    "smooth_method": "smooth",
+    "max_ngram_order": "max_order",
+    "use_effective_order": "effective_order",
+}
+# sacreBLEU keywords that change nothing here, accepted as it accepts them (`force` only silences
+# its warning about tokenized input), and ones refused with what to pass instead.
+NO_EFFECT_OPTIONS = ("force",)
+REFUSED_OPTIONS = {
+    "trg_lang": "trg_lang= picks sacreBLEU's tokenizer for a target language; pass tokenizer= explicitly "
+                "instead (sacreBLEU picks 'zh' for zh, 'ja-mecab' for ja, 'ko-mecab' for ko, '13a' for the rest)",
+}
+
+
+def canonical_options(options: Mapping[str, Any]) -> Dict[str, Any]:
+    """`options` under this module's names: sacreBLEU's names mapped (tokenize= is tokenizer=, ...),
+    `force` dropped (it changes no number), anything else left as it is for the caller to check.
+    A name given both ways, or a refused keyword, is a TypeError that says what to pass."""
+    canonical: Dict[str, Any] = {}
+    for name, value in options.items():
+        if name in REFUSED_OPTIONS:
+            raise TypeError(REFUSED_OPTIONS[name])
+        if name in NO_EFFECT_OPTIONS:
+            _check_bool(name, value)
+            continue
+        ours = SACREBLEU_OPTION_NAMES.get(name, name)
+        if ours != name:
+            if ours in options:
+                raise TypeError(f"{name}= is sacreBLEU's name for {ours}=; pass one of them, not both")
+            if name == "tokenize" and value is None:  # sacreBLEU's None: its default, 13a
+                continue
+        canonical[ours] = value
+    return canonical
+
+
+def init_keywords(module_class: type) -> Tuple[str, ...]:
+    """The named keywords of a class's `__init__`: for evaluate's module class, its own settings
+    (config_name, cache_dir, ...)."""
+    return tuple(
+        name for name, parameter in inspect.signature(module_class.__init__).parameters.items()
+        if name != "self" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    )
+
+
+def split_load_keywords(kwargs: Mapping[str, Any], module_class: type) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """`evaluate.load(path, ...)`'s keywords, split into the module class's own `__init__`
+    keywords (evaluate's settings) and the rest, the options that evaluate would otherwise drop
+    silently, under this module's names."""
+    named = init_keywords(module_class)
+    settings = {name: value for name, value in kwargs.items() if name in named}
+    return settings, canonical_options({name: value for name, value in kwargs.items() if name not in named})
+
+
+def _accepting_sacrebleu_names(resolve: Callable[..., BleuOptions]) -> Callable[..., BleuOptions]:
+    """`resolve` taking sacreBLEU's option names too (mapped by `canonical_options`), and naming
+    an unknown option with the list of known ones. Its signature (and so OPTION_NAMES and the
+    documented defaults) stays `resolve`'s."""
+
+    @functools.wraps(resolve)
+    def resolve_with_any_names(**options: Any) -> BleuOptions:
+        options = canonical_options(options)
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise TypeError(f"unknown option(s) {unknown}; the scoring options are {list(OPTION_NAMES)} "
+                            f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
+        return resolve(**options)
+
+    return resolve_with_any_names
+
+
+@_accepting_sacrebleu_names
 def resolve_options(
     tokenizer: TokenizerSpec = "13a",
     lowercase: bool = False,
@@ -134,7 +210,8 @@ def resolve_options(
     ref_length: str = "closest",
     effective_order: bool = False,
 ) -> BleuOptions:
-    """Check every option and return them resolved; see the README's option table."""
+    """Check every option and return them resolved; see the README's option table. sacreBLEU's
+    names (`SACREBLEU_OPTION_NAMES`) work too."""
     order, resolved_weights = _resolve_weights(weights, max_order)
     method = _resolve_smooth(smooth)
     default_value = SMOOTHING_DEFAULTS[method]
