@@ -40,20 +40,27 @@ def as_list(value: Any, name: str) -> list:
     if isinstance(value, list):  # the common case first: no per-item work
         return list(value)
     if value is None:
-        raise TypeError(f"{name} is missing; pass {name}=[...], a list with one entry per segment")
-    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} is missing; pass it as a list with one entry per segment")
+    if isinstance(value, str):
+        raise TypeError(f"{name} is a single string; pass a list of strings, e.g. {name}=[{value[:40]!r}]")
+    if isinstance(value, bytes):  # the example decoded, so that it works when pasted
+        example = value[:40].decode("utf-8", errors="replace")
         raise TypeError(
-            f"{name} is a single {'string' if isinstance(value, str) else 'bytes object'}; pass a list of "
-            f"strings, e.g. {name}=[{value[:40]!r}]"
+            f"{name} is a single bytes object; pass a list of strings (decode bytes first, as text.decode('utf-8')), "
+            f"e.g. {name}=[{example!r}]"
         )
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, Mapping):
+        column = name if name in value else next((key for key in value if isinstance(key, str)), None)
+        pick = f"batch[{column!r}]"
+        if column is not None and isinstance(value[column], (str, bytes)):  # one example, not a batch
+            pick = f"[{pick}]"
         raise TypeError(
-            f"{name} is a {type(value).__name__}; pass a list with one entry per segment (for a batch "
-            f"dict, pass its column, e.g. batch[{name!r}])"
+            f"{name} is a {type(value).__name__}; pass a list with one entry per segment"
+            + ("" if column is None else f" (from a dict: {name}={pick}, with batch the dict you passed)")
         )
     if _is_datasets_column(value):
         return as_list(value[:], name)

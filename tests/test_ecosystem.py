@@ -81,7 +81,7 @@ def test_generators_are_read_once(bleu):
 @pytest.mark.parametrize(
     "predictions, words",
     [("the cat", ["single string", "['the cat']"]), (b"the cat", ["single bytes"]),
-     ({"prediction": "the cat"}, ["dict", "batch['predictions']"]), ({"the cat"}, ["set", "no order"])],
+     ({"prediction": "the cat"}, ["dict", "predictions=[batch['prediction']]"]), ({"the cat"}, ["set", "no order"])],
     ids=["str", "bytes", "dict", "set"],
 )
 def test_non_sequences_are_still_rejected(bleu, predictions, words):
