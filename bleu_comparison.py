@@ -90,7 +90,7 @@ Returns:
     mean1, ci1, mean2, ci2 (`float` or `None`): each system's bootstrap mean and the half-width of
         its 95% interval (sacreBLEU's "mean ± ci"); None for ar without confidence_samples.
     method (`str`), samples (`int`), seed (`int` or `None`), count_ties (`bool`): the test that ran.
-    signature (`str`): BLEU's signature plus the test, e.g. `...|version:1.0.0|test:bs|n:1000|seed:12345`.
+    signature (`str`): BLEU's signature plus the test, e.g. `...|version:bleu_metric-1.0.0|test:bs|n:1000|seed:12345`.
 
 Examples:
     >>> import evaluate

@@ -127,7 +127,7 @@ Returns:
     translation_length (`int`): total number of hypothesis tokens.
     reference_length (`int`): total effective reference length.
     signature (`str`): the options that produced the score, e.g.
-        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0`.
+        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0`.
     sentence_bleu (`list` of `float`): only with return_sentence_scores=True.
     bleu_ci_low, bleu_ci_high, bleu_bootstrap_mean (`float`): only with bootstrap_samples > 0.
 

@@ -25,6 +25,9 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_tokenizers import BaseTokenizer, TokenizerSpec, get_tokenizer
 
 __version__ = "1.0.0"
+# The signature's version field names this module, so that it is never read as a sacreBLEU
+# release (sacreBLEU writes version:2.6.0; "version:bleu_metric-1.0.0" would look like sacreBLEU 1.0.0).
+SIGNATURE_VERSION = f"bleu_metric-{__version__}"
 
 DEFAULT_MAX_ORDER = 4
 SMOOTH_NAMES = sorted(SMOOTHING_DEFAULTS)
@@ -48,7 +51,7 @@ class BleuOptions:
 
     def signature(self, num_refs: Sequence[int] | int | None) -> str:
         """A reproducibility string in sacreBLEU's style, e.g.
-        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0`.
+        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0`.
         `num_refs` is an int, one count per segment, or None when unknown (`nrefs:?`)."""
         if num_refs is None:  # statistics from elsewhere, their references unknown
             refs = "?"
@@ -71,7 +74,7 @@ class BleuOptions:
                 f"smooth:{smooth}",
                 f"reflen:{self.ref_length}",
                 shape,
-                f"version:{__version__}",
+                f"version:{SIGNATURE_VERSION}",
             ]
         )
 

@@ -100,7 +100,7 @@ def assert_same_text(mine: str, theirs: str) -> None:
     assert mine_match and theirs_match, (mine, theirs)
     assert mine_match.group(2) == theirs_match.group(2)
     assert signature_fields(mine_match.group(1)) == signature_fields(theirs_match.group(1))
-    assert "version:1." in mine_match.group(1) or "v:1." in mine_match.group(1)
+    assert "version:bleu_metric-1." in mine_match.group(1) or "v:bleu_metric-1." in mine_match.group(1)
 
 
 def assert_same_json(mine: str, theirs: str) -> None:
