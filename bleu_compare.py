@@ -57,6 +57,11 @@ METHOD_NAMES = {
 }
 # sacreBLEU's defaults: 1,000 bootstrap resamples, 10,000 randomization trials.
 DEFAULT_SAMPLES = {BOOTSTRAP: 1000, APPROXIMATE_RANDOMIZATION: 10000}
+# How many draws a test makes: `bootstrap_samples` (bootstrap resamples, as compute names them:
+# the bootstrap test's, or those of each system's interval beside an AR test) and `trials` (AR);
+# the older names kept as aliases: `samples` (either, by method), `confidence_samples` (AR's
+# interval resamples).
+COUNT_NAMES = ("bootstrap_samples", "trials", "samples", "confidence_samples")
 # The test's name in the signature (sacreBLEU's abbreviations).
 SIGNATURE_NAMES = {BOOTSTRAP: "bs", APPROXIMATE_RANDOMIZATION: "ar"}
 
@@ -123,23 +128,51 @@ def _checked_systems(
     return checked, refs, kind
 
 
+def _given_once(given: Dict[str, Any], name: str, older: str, meaning: str) -> Optional[Tuple[str, Any]]:
+    """(name, value) of a count given under its name or its older one; both is a TypeError."""
+    if name in given and older in given:
+        raise TypeError(f"{older}= is the older name of {name}= ({meaning}); pass one of them")
+    for key in (name, older):
+        if key in given:
+            return key, given[key]
+    return None
+
+
+def _test_counts(method: str, counts: Dict[str, Any]) -> Tuple[int, int]:
+    """(the test's resamples or trials, bootstrap resamples for an AR test's intervals) from the
+    count keywords given (see COUNT_NAMES), or an error that says what to pass."""
+    given = {name: value for name, value in counts.items() if value is not None}
+    if method == BOOTSTRAP:
+        if "trials" in given:
+            raise ValueError("trials= counts approximate randomization's trials (method='ar'); the bootstrap "
+                             "takes bootstrap_samples=N")
+        if given.get("confidence_samples"):
+            _check_count("confidence_samples", given["confidence_samples"], 0)
+            raise ValueError(
+                "confidence_samples applies to method='ar'; the bootstrap reports each system's mean and "
+                "interval from its own resamples, so pass confidence_samples=0 (or bootstrap_samples=N)"
+            )
+        test = _given_once(given, "bootstrap_samples", "samples", "the bootstrap's resamples")
+        intervals = None
+    else:
+        test = _given_once(given, "trials", "samples", "the randomization trials")
+        intervals = _given_once(given, "bootstrap_samples", "confidence_samples",
+                                "bootstrap resamples for each system's mean and interval")
+    draws = DEFAULT_SAMPLES[method] if test is None else _check_count(*test, 1)
+    return draws, 0 if intervals is None else _check_count(*intervals, 0)
+
+
 def check_compare_options(
-    method: Any, samples: Any, seed: Any, confidence_samples: Any, options: Dict[str, Any],
-    count_ties: Any = False,
+    method: Any, counts: Dict[str, Any], seed: Any, options: Dict[str, Any], count_ties: Any = False,
 ) -> Tuple[str, int, int, BleuOptions]:
     """The test's settings and the scoring options checked: (method, samples, confidence_samples,
-    options), or a ValueError/TypeError that says what to pass instead."""
+    options), or a ValueError/TypeError that says what to pass instead. `counts`: the count
+    keywords as given (COUNT_NAMES, None where not given)."""
     method = _resolve_method(method)
     if not isinstance(count_ties, bool):
         raise TypeError(f"count_ties must be True (ties count as at least as extreme) or False "
                         f"(sacreBLEU's strict count), not {count_ties!r}")
-    samples = DEFAULT_SAMPLES[method] if samples is None else _check_count("samples", samples, 1)
-    confidence_samples = _check_count("confidence_samples", confidence_samples, 0)
-    if confidence_samples and method == BOOTSTRAP:
-        raise ValueError(
-            "confidence_samples applies to method='ar'; the bootstrap reports each system's mean and "
-            "interval from its own resamples, so pass confidence_samples=0 (or samples=N)"
-        )
+    samples, confidence_samples = _test_counts(method, counts)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
         raise TypeError(f"seed must be an integer or None (fresh randomness), not {seed!r}")
     options = canonical_options(options)
@@ -171,27 +204,30 @@ def compare(
     *,
     baseline: Optional[str] = None,
     method: str = BOOTSTRAP,
-    samples: Optional[int] = None,
+    bootstrap_samples: Optional[int] = None,
+    trials: Optional[int] = None,
     seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
-    confidence_samples: int = 0,
     count_ties: bool = False,
+    samples: Optional[int] = None,
+    confidence_samples: Optional[int] = None,
     **options: Any,
 ) -> Dict[str, Any]:
     """Score systems on the same references and test each against the baseline (sacreBLEU's tests).
 
     `systems`: {name: predictions} in report order, or a list of prediction lists ("system 1", ...).
-    `baseline`: a system's name (default the first). `method`: "bootstrap" (1,000 resamples by
-    default) or "ar" (approximate randomization, 10,000 trials). `seed`: 12345 is sacreBLEU's
-    default; None draws fresh randomness. `confidence_samples` (ar only): bootstrap resamples for
-    each system's mean and interval. `count_ties`: False counts only the trials beyond the observed
+    `baseline`: a system's name (default the first). `method`: "bootstrap" (`bootstrap_samples`
+    resamples, 1,000 by default) or "ar" (approximate randomization, `trials` trials, 10,000 by
+    default; with `bootstrap_samples=N`, each system's mean and interval from N resamples too).
+    The older names: `samples` (the test's resamples or trials), `confidence_samples` (ar's
+    interval resamples). `seed`: 12345 is sacreBLEU's default; None draws fresh randomness. `count_ties`: False counts only the trials beyond the observed
     difference (sacreBLEU's p-value); True counts the ties too (the conservative p-value); each
     system's `ties` says how many there were. `options`: compute's scoring options (pass
     smooth="exp" for sacreBLEU's default numbers). Returns the test, its signature and one dict per
     system, the baseline first; see the README's "Comparing systems".
     """
-    method, samples, confidence_samples, resolved = check_compare_options(
-        method, samples, seed, confidence_samples, options, count_ties
-    )
+    counts = dict(bootstrap_samples=bootstrap_samples, trials=trials, samples=samples,
+                  confidence_samples=confidence_samples)
+    method, samples, confidence_samples, resolved = check_compare_options(method, counts, seed, options, count_ties)
     pairs = _named_systems(systems)
     names = [name for name, _ in pairs]
     if baseline is None:

@@ -13,7 +13,7 @@ import evaluate
 # evaluate.load copies only the sibling modules this file imports itself (one per line, relative,
 # at column 0), and not their imports: so every helper module the test needs is imported here.
 # Never put a comment on these lines: evaluate reads the text after '#' on an import line as a URL.
-from .bleu_compare import check_compare_options, check_systems, compare
+from .bleu_compare import COUNT_NAMES, check_compare_options, check_systems, compare
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED
 from .bleu_inputs import TOKEN_IDS
 from .bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, init_keywords, split_load_keywords
@@ -72,9 +72,13 @@ Args:
         per segment. (Lists of token ids are accepted for all three, as by the BLEU metric.)
     method (`str`, default `"bootstrap"`): `"bootstrap"` (paired bootstrap resampling) or `"ar"`
         (approximate randomization; `"approximate_randomization"` also works).
-    samples (`int`, default 1,000 for the bootstrap, 10,000 for ar): resamples or trials.
+    bootstrap_samples (`int`, default 1,000 for the bootstrap): bootstrap resamples (the metric's
+        name for them): the bootstrap test's, or, with method="ar", those of each system's mean
+        and ci (default 0: none).
+    trials (`int`, default 10,000): approximate randomization's trials.
+    samples, confidence_samples: the older names (the test's resamples or trials; ar's interval
+        resamples), still accepted.
     seed (`int` or `None`, default `12345`, sacreBLEU's): None draws fresh randomness.
-    confidence_samples (`int`, default `0`): for ar only, bootstrap resamples for mean and ci.
     count_ties (`bool`, default `False`): count the trials that tie the observed difference as at
         least as extreme (the conservative p-value); False counts only larger ones, as sacreBLEU.
     tokenizer, lowercase, max_order, weights, smooth, smooth_value, ref_length, effective_order:
@@ -88,8 +92,9 @@ Returns:
     ties (`int`): trials whose difference equals the observed one exactly (many when the two
         systems differ in a few segments; then the strict p-value is small for almost equal systems).
     mean1, ci1, mean2, ci2 (`float` or `None`): each system's bootstrap mean and the half-width of
-        its 95% interval (sacreBLEU's "mean ± ci"); None for ar without confidence_samples.
-    method (`str`), samples (`int`), seed (`int` or `None`), count_ties (`bool`): the test that ran.
+        its 95% interval (sacreBLEU's "mean ± ci"); None for ar without bootstrap_samples.
+    method (`str`), samples (`int`: the test's resamples or trials), seed (`int` or `None`),
+        count_ties (`bool`): the test that ran.
     signature (`str`): BLEU's signature plus the test, e.g. `...|version:bleu_metric-1.0.0|test:bs|n:1000|seed:12345`.
 
 Examples:
@@ -99,7 +104,7 @@ Examples:
     >>> result = comparison.compute(
     ...     predictions1=["the cat on the mat", "a dog is in a garden", "it rains"],
     ...     predictions2=["the cat is on the mat", "there is a dog in the garden", "it rains today"],
-    ...     references=references, samples=100)
+    ...     references=references, bootstrap_samples=100)
     >>> result["bleu2"], result["p_value"] <= 1
     (1.0, True)
 """
@@ -140,7 +145,7 @@ def _pair(result: Dict[str, Any]) -> Dict[str, Any]:
 
 
 # The test's settings (beside the scoring options).
-SETTINGS = ("method", "samples", "seed", "confidence_samples", "count_ties")
+SETTINGS = ("method", "bootstrap_samples", "trials", "seed", "count_ties", "samples", "confidence_samples")
 
 
 def _check_settings(kwargs: Dict[str, Any], evaluate_settings: Optional[Dict[str, Any]] = None) -> None:
@@ -153,8 +158,8 @@ def _check_settings(kwargs: Dict[str, Any], evaluate_settings: Optional[Dict[str
         raise TypeError(f"unknown option(s) {unknown}; the comparison takes {list(SETTINGS + OPTION_NAMES)} "
                         f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
     check_compare_options(
-        kwargs.get("method", "bootstrap"), kwargs.get("samples"), kwargs.get("seed", DEFAULT_BOOTSTRAP_SEED),
-        kwargs.get("confidence_samples", 0), {k: v for k, v in kwargs.items() if k in OPTION_NAMES},
+        kwargs.get("method", "bootstrap"), {name: kwargs.get(name) for name in COUNT_NAMES},
+        kwargs.get("seed", DEFAULT_BOOTSTRAP_SEED), {k: v for k, v in kwargs.items() if k in OPTION_NAMES},
         kwargs.get("count_ties", False),
     )
 

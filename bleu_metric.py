@@ -350,7 +350,8 @@ class BleuMetric(evaluate.Metric):
         """Paired significance tests of systems against a baseline, as sacreBLEU runs them.
 
         `compare({"A": predictions_a, "B": predictions_b}, references, method="bootstrap" or "ar",
-        baseline="A", samples=None, seed=12345, confidence_samples=0, **options)`: one dict per
+        baseline="A", bootstrap_samples=None, trials=None, seed=12345, count_ties=False, **options)`
+        (the older samples= and confidence_samples= still work): one dict per
         system (bleu, p_value against the baseline, bootstrap mean and 95% half-width ci, ...),
         the baseline first. Pass smooth="exp" for sacreBLEU's numbers; see `bleu_compare`.
         """

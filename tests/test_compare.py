@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import bleu_compare
+import bleu_core
 import bleu_significance
 from bleu_compare import compare
 from bleu_core import bootstrap_sums
@@ -306,3 +307,35 @@ def test_systems_statistics_with_empty_lines_and_an_empty_system():
         for lines, rows in zip(systems, together, strict=True):
             assert np.array_equal(rows, segment_statistics(lines, refs, options))
     assert together[1][:, 2:].sum() == 0 and together[2][:, 2:6].sum() == 0
+
+
+def test_one_name_for_bootstrap_resamples_and_the_older_names_as_aliases(corpus):
+    """`bootstrap_samples` counts bootstrap resamples as compute names them (the bootstrap test's,
+    or each system's interval beside an AR test); `trials` counts AR's trials. The older `samples`
+    and `confidence_samples` give the same results."""
+    systems, reference, _ = corpus
+    pair = {"base": systems["base"], "close": systems["close"]}
+    assert compare(pair, reference, bootstrap_samples=300) == compare(pair, reference, samples=300)
+    ar = compare(pair, reference, method="ar", trials=400, bootstrap_samples=200)
+    assert ar == compare(pair, reference, method="ar", samples=400, confidence_samples=200)
+    assert (ar["samples"], ar["confidence_samples"]) == (400, 200) and "|test:ar|n:400|conf:200|" in ar["signature"]
+    # The same resamples as compute's interval for the same seed (their scores round differently:
+    # compare's as sacreBLEU's, in float32 precisions).
+    single = bleu_core.compute_bleu(systems["base"], reference, bootstrap_samples=300)
+    baseline = compare(pair, reference, bootstrap_samples=300)["systems"][0]
+    assert baseline["mean"] == pytest.approx(single["bleu_bootstrap_mean"], rel=1e-6)
+
+
+@pytest.mark.parametrize("counts, error, message", [
+    (dict(samples=10, bootstrap_samples=10), TypeError, "samples= is the older name of bootstrap_samples="),
+    (dict(method="ar", samples=10, trials=10), TypeError, "samples= is the older name of trials="),
+    (dict(method="ar", confidence_samples=5, bootstrap_samples=5), TypeError,
+     "confidence_samples= is the older name of bootstrap_samples="),
+    (dict(trials=10), ValueError, "trials= counts approximate randomization's trials (method='ar')"),
+    (dict(bootstrap_samples=0), ValueError, "bootstrap_samples must be an integer >= 1"),
+    (dict(method="ar", trials=2.5), TypeError, "trials must be an integer"),
+])
+def test_count_names_given_twice_or_for_the_other_test_are_named(counts, error, message):
+    with pytest.raises(error) as raised:
+        compare({"a": ["a b c"], "b": ["a b d"]}, ["a b c"], **counts)
+    assert message in str(raised.value)

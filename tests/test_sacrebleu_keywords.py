@@ -139,5 +139,7 @@ def test_the_comparison_module_takes_its_settings_at_load_time(monkeypatch):
     direct = compare({"1": PREDICTIONS, "2": PREDICTIONS[::-1]}, REFERENCES, method="ar", samples=300, smooth="exp")
     assert (result["method"], result["samples"], result["p_value"]) == ("ar", 300, direct["systems"][1]["p_value"])
     assert result["signature"] == direct["signature"]
-    with pytest.raises(TypeError, match=r"got unknown keyword\(s\) \['trials'\]"):
+    with pytest.raises(TypeError, match=r"got unknown keyword\(s\) \['trails'\]"):
+        evaluate.load(str(REPO / "bleu_comparison.py"), module_type="comparison", trails=10)
+    with pytest.raises(ValueError, match=r"trials= counts approximate randomization's trials"):
         evaluate.load(str(REPO / "bleu_comparison.py"), module_type="comparison", trials=10)
