@@ -96,7 +96,8 @@ Args:
         Any non-string sequence serves as the list: a tuple, NumPy array, pandas Series, Arrow
         array, a `datasets` column (`ds["prediction"]`) or a generator.
     references (`list` of `str`, or `list` of `list` of `str`): one reference per prediction,
-        or a non-empty list of references per prediction (their number may vary).
+        or a non-empty list of references per prediction (their number may vary; a None pads a
+        missing one, as in sacreBLEU).
     tokenizer (`str` or callable, default `"13a"`): `"13a"` (mteval-v13a, as sacreBLEU),
         `"none"` (split on whitespace), `"intl"` (mteval-v14 international), `"zh"` (Chinese),
         `"char"` (characters), or any callable from a string to a list of token strings.
@@ -117,6 +118,9 @@ Args:
     bootstrap_samples (`int`, default `0`): with N > 0, add a 95% confidence interval from N
         bootstrap resamples of the segments (sacreBLEU's scheme).
     bootstrap_seed (`int` or `None`, default `12345`): seed of the resampling.
+    sacreBLEU's names work too: tokenize=, smooth_method=, max_ngram_order= and (evaluate's
+    `sacrebleu`) use_effective_order=. Options given to `evaluate.load(path, ...)` become the
+    metric's defaults, which a call's options override.
 
 Returns:
     bleu (`float`): the BLEU score, between 0 and 1 (above 1 only with the smoothing settings
