@@ -39,13 +39,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from .bleu_inputs import TEXT, TOKEN_IDS, is_tensor
-    from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from .bleu_options import OPTION_NAMES, BleuOptions, canonical_options, resolve_options
     from .bleu_tensor import check_inputs, count_rows, reference_counts
     from .bleu_trainer import SCALES, check_ignore_ids
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, TOKEN_IDS, is_tensor
-    from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from bleu_options import OPTION_NAMES, BleuOptions, canonical_options, resolve_options
     from bleu_tensor import check_inputs, count_rows, reference_counts
     from bleu_trainer import SCALES, check_ignore_ids
 
@@ -246,6 +246,7 @@ def make_reward_function(
     smooth_value, ref_length, effective_order) over the reward defaults `smooth="exp"`,
     `effective_order=True`. They are checked here, once.
     """
+    options = canonical_options(options)  # sacreBLEU's names too (tokenize=, smooth_method=, ...)
     if not isinstance(reference_column, str) or not reference_column:
         raise TypeError(f"reference_column must be the name of a dataset column (a string), not {reference_column!r}")
     if isinstance(scale, bool) or scale not in SCALES:

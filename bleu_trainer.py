@@ -55,7 +55,7 @@ from typing import Any, Collection, Dict, FrozenSet, List, Sequence, Tuple
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import RUN_OPTION_NAMES, options_for_token_ids
-    from .bleu_options import OPTION_NAMES, resolve_options
+    from .bleu_options import OPTION_NAMES, canonical_options, resolve_options
     from .bleu_stats import REF_LEN
     from .bleu_streaming import BleuAccumulator
     from .bleu_tensor import check_inputs, count_rows
@@ -64,7 +64,7 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_trainer_gather import GatheredRows
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import RUN_OPTION_NAMES, options_for_token_ids
-    from bleu_options import OPTION_NAMES, resolve_options
+    from bleu_options import OPTION_NAMES, canonical_options, resolve_options
     from bleu_stats import REF_LEN
     from bleu_streaming import BleuAccumulator
     from bleu_tensor import check_inputs, count_rows
@@ -188,6 +188,7 @@ class BleuComputeMetrics:
         ignore_ids: Sequence[int] = (),
         **compute_options: Any,
     ) -> None:
+        compute_options = canonical_options(compute_options)  # sacreBLEU's names too (tokenize=, ...)
         tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
         _check_hook_options(scale, with_signature, token_ids, compute_options)
         ignore_ids = check_ignore_ids(ignore_ids, token_ids)
