@@ -86,6 +86,27 @@ def dense_codes(values: np.ndarray, bound: int | None = None) -> Tuple[np.ndarra
     return numpy_integers(encoded.indices).astype(np.int64), numpy_integers(encoded.dictionary).astype(np.int64)
 
 
+def sorted_codes(values: np.ndarray) -> Tuple[np.ndarray, int]:
+    """(codes, count): equal values get equal codes 0..count-1, numbered in increasing order of value.
+
+    A sort instead of a hash: NumPy's vectorised sort groups int64 keys 2-3x faster than Arrow's
+    hash table when most keys repeat (texts that share most of their n-grams); the codes keep
+    the values' order, so keys that begin with a group number give each group a run of codes.
+    """
+    values = np.asarray(values)
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64), 0
+    order = np.argsort(values)
+    ordered = values[order]
+    run_starts = np.empty(len(values), dtype=bool)
+    run_starts[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=run_starts[1:])
+    runs = np.cumsum(run_starts) - 1
+    codes = np.empty(len(values), dtype=np.int64)
+    codes[order] = runs
+    return codes, int(runs[-1]) + 1
+
+
 def encode_tokens(tokens: Sequence) -> np.ndarray:
     """Map tokens (strings or integers) to dense int64 ids 0..V-1; equal tokens get equal ids."""
     if len(tokens) == 0:
