@@ -14,17 +14,22 @@ import evaluate
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
 from .bleu_compare import compare
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
+from .bleu_diversity import most_similar_pairs, pairwise, self_bleu
 from .bleu_inputs import TOKEN_IDS, as_list, validate_inputs
+from .bleu_mbr import mbr
 from .bleu_reward import BleuReward, make_reward_function
 from .bleu_options import OPTION_NAMES, resolve_options
+from .bleu_pair_stats import resolve_many
+from .bleu_pairs import order_columns
 from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
+from .bleu_tensor_pairs import tensor_pair_matches
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 
-HELPERS = (score_statistics, ngram_statistics, get_tokenizer)  # used through bleu_core
+HELPERS = (score_statistics, ngram_statistics, get_tokenizer, resolve_many, order_columns, tensor_pair_matches)  # used through bleu_core, bleu_diversity and bleu_mbr
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -315,3 +320,24 @@ class BleuMetric(evaluate.Metric):
     def tensor_corpus_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any) -> Dict[str, Any]:
         """The result dict (signature tok:ids) of padded torch.long id tensors; see `bleu_tensor`."""
         return tensor_corpus_bleu(predictions, references, pad_id=pad_id, **options)
+
+    def pairwise(self, texts_a: Any, texts_b: Any = None, **options: Any) -> Dict[str, Any]:
+        """Sentence BLEU of every text of `texts_a` against every text of `texts_b` (default: `texts_a`)
+        as its one reference: {"bleu": (len(a), len(b)) float64 array, "signature"}; see `bleu_diversity`.
+        Defaults are sacreBLEU's sentence_bleu (smooth="exp", effective_order=True)."""
+        return pairwise(texts_a, texts_b, **options)
+
+    def self_bleu(self, texts: Any, **options: Any) -> Dict[str, Any]:
+        """Each text against all the others of its set as references: self_bleu (the mean),
+        sentence_bleu, corpus_bleu, fairseq's pairwise_bleu, signature; `convention="nltk"` gives
+        NLTK's (Texygen's, fast-bleu's) numbers; see `bleu_diversity`."""
+        return self_bleu(texts, **options)
+
+    def most_similar_pairs(self, texts: Any, top: int = 10, **options: Any) -> Dict[str, Any]:
+        """The `top` most similar pairs of a set by sentence BLEU (either direction); see `bleu_diversity`."""
+        return most_similar_pairs(texts, top, **options)
+
+    def mbr(self, candidates: Any, pseudo_references: Any = None, **options: Any) -> Dict[str, Any]:
+        """Minimum Bayes risk decoding with sentence BLEU: chosen, best, expected_bleu (and matrix with
+        return_matrix=True) for one source or a batch, lists or torch tensors (pad_id); see `bleu_mbr`."""
+        return mbr(candidates, pseudo_references, **options)
