@@ -30,9 +30,9 @@ from typing import Iterator, List, Tuple
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_stats import sorted_codes
+    from .bleu_stats import sort_order, sorted_codes
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_stats import sorted_codes
+    from bleu_stats import sort_order, sorted_codes
 
 # Pairs per block of counts: (orders x pairs) int32 counts and the pairs' statistics rows stay
 # within a few tens of MB.
@@ -97,15 +97,13 @@ class OrderColumns:
 
 def _occurrence_ranks(texts: np.ndarray, codes: np.ndarray, num_codes: int) -> np.ndarray:
     """For each occurrence, how many occurrences of the same n-gram come before it in its text."""
-    keys = texts * num_codes + codes
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    run_start = np.empty(len(keys), dtype=bool)
+    order, ordered = sort_order(texts * num_codes + codes)
+    run_start = np.empty(len(ordered), dtype=bool)
     run_start[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=run_start[1:])
-    start_index = np.maximum.accumulate(np.where(run_start, np.arange(len(keys)), 0))
-    ranks = np.empty(len(keys), dtype=np.int64)
-    ranks[order] = np.arange(len(keys)) - start_index
+    index = np.arange(len(ordered))
+    ranks = np.empty(len(ordered), dtype=np.int64)
+    ranks[order] = index - np.maximum.accumulate(np.where(run_start, index, 0))
     return ranks
 
 
@@ -129,15 +127,16 @@ def order_columns(ids: np.ndarray, layout: PairLayout, orders: int) -> List[Orde
         if order > 1:  # n-grams that fit in their text, and whose prefix two texts share
             kept = np.flatnonzero(shared[prefix] & (ends >= positions + order))
             texts, ends, positions, on_a, prefix = texts[kept], ends[kept], positions[kept], on_a[kept], prefix[kept]
-        codes, num_codes = sorted_codes(prefix * vocabulary + ids[positions + order - 1])
+        codes, distinct = sorted_codes(prefix * vocabulary + ids[positions + order - 1])
+        num_codes = len(distinct)
         ranks = _occurrence_ranks(texts, codes, num_codes)
         columns = codes.copy()
         repeated = np.flatnonzero(ranks > 0)
         num_columns = num_codes
         if repeated.size:  # (g, k) for k >= 2: columns after the codes' own
-            extra, num_extra = sorted_codes(codes[repeated] * (int(ranks.max()) + 1) + ranks[repeated])
+            extra, distinct_extra = sorted_codes(codes[repeated] * (int(ranks.max()) + 1) + ranks[repeated])
             columns[repeated] = num_codes + extra
-            num_columns += num_extra
+            num_columns += len(distinct_extra)
         result.append(OrderColumns(texts, columns, num_columns))
         first = ranks == 0  # one occurrence per (text, n-gram): counts texts holding an n-gram
         if layout.same:
