@@ -172,10 +172,11 @@ def most_similar_pairs(texts: Any, top: int = 10, *, convention: str = "sacreble
     missing = [pair for pair in listed if len(pairs[pair]) < 2]
     if missing:  # the other direction of a pair whose best direction made the cut
         items = as_list(texts, "texts")
-        reverse = pairwise([items[j] for _, j in missing], [items[i] for i, _ in missing],
-                           convention=convention, **options)["bleu"].diagonal()
-        for (i, j), value in zip(missing, reverse.tolist()):
-            pairs[(i, j)].setdefault("bleu_ji" if "bleu_ij" in pairs[(i, j)] else "bleu_ij", value)
+        needed = [("bleu_ji", j, i) if "bleu_ij" in pairs[(i, j)] else ("bleu_ij", i, j) for i, j in missing]
+        other = pairwise([items[h] for _, h, _ in needed], [items[r] for _, _, r in needed],
+                         convention=convention, **options)["bleu"].diagonal()
+        for (i, j), (key, _, _), value in zip(missing, needed, other.tolist()):
+            pairs[(i, j)][key] = value
     ranked = sorted(listed, key=lambda pair: (-max(pairs[pair].values()), pair))[:top]
     return {
         "pairs": [{"i": i, "j": j, "bleu": max(pairs[(i, j)].values()), "bleu_ij": pairs[(i, j)]["bleu_ij"],

@@ -11,7 +11,7 @@ process or a bootstrap resample. Every score this module reports is computed fro
 
 The counting works on integer token ids with NumPy, without a Python loop per segment: each
 order's n-gram ids are built from the previous order's ids, and counting and clipping are
-hash-based groupings over (segment, n-gram) keys.
+groupings of (segment, n-gram) keys by a sort.
 """
 
 from __future__ import annotations
@@ -186,8 +186,8 @@ def ngram_statistics(
         orders: the highest n-gram order to count.
         ref_length: `closest` or `shortest` (see `effective_reference_lengths`).
         systems: how many systems' hypotheses share these references. The rows come back system
-            by system, each what counting that system alone gives; but the references are hashed
-            and counted once for all systems.
+            by system, each what counting that system alone gives; but the references' n-grams
+            are coded and counted once for all systems.
 
     How: every n-gram occurrence gets a key that names its segment and its n-gram, as a dense
     integer: (segment, token) for unigrams, then (key of the (n-1)-gram at the same position,
