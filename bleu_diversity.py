@@ -36,6 +36,10 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_pairs import make_layout, matches_against_others, matches_over_ordered_pairs, order_columns, pair_matches
     from bleu_stats import stat_width
 
+# The command line and the Space search the most similar pairs of at most this many texts (the
+# search is quadratic: 10,000 texts are about 50 million pairs, some 15 s here).
+PAIR_SEARCH_LIMIT = 10_000
+
 
 def _pair_blocks(texts_a: Any, texts_b: Any, convention: str, options: Dict[str, Any]):
     """Check and count the inputs of a pairwise call: (options, len(a), len(b), blocks of
