@@ -47,8 +47,8 @@ def pairs_frame(texts: List[str], pairs: List[Dict[str, Any]]) -> pd.DataFrame:
     """The most similar pairs: BLEU in both directions, line numbers (1-based) and the texts."""
     return pd.DataFrame([{
         "BLEU": f"{pair['bleu']:.4f}",
-        "line i": pair["i"] + 1,
-        "line j": pair["j"] + 1,
+        "i": pair["i"] + 1,
+        "j": pair["j"] + 1,
         "BLEU(i | j)": f"{pair['bleu_ij']:.4f}",
         "BLEU(j | i)": f"{pair['bleu_ji']:.4f}",
         "text i": cut_cell(texts[pair["i"]]),
@@ -102,7 +102,7 @@ def run_diversity(source, pasted, upload, tokenizer, lowercase, max_order, conve
         frame = pd.DataFrame()
     else:
         caption = (f"The {len(pairs)} most similar pairs by sentence BLEU (the higher of the two directions; "
-                   "BLEU(i | j) scores line i against line j as its reference).")
+                   "i and j are line numbers; BLEU(i | j) scores line i against line j as its reference).")
         frame = pairs_frame(texts, pairs)
     return (gr.Markdown("", visible=False), summary_html(len(texts), result), result["signature"], caption, frame)
 

@@ -28,7 +28,7 @@ def test_the_card_and_the_pairs_are_the_modules():
     assert shown["signature"] == result["signature"]
     pairs = most_similar_pairs(TEXTS, diversity_view.PAIRS_SHOWN)["pairs"]
     assert shown["pairs"]["BLEU"].tolist() == [f"{p['bleu']:.4f}" for p in pairs]
-    assert shown["pairs"][["line i", "line j"]].values.tolist() == [[p["i"] + 1, p["j"] + 1] for p in pairs]
+    assert shown["pairs"][["i", "j"]].values.tolist() == [[p["i"] + 1, p["j"] + 1] for p in pairs]
     assert shown["pairs"]["text j"].iloc[0] == "(identical)"
 
 
