@@ -164,3 +164,14 @@ def test_nltk_convention_is_fast_bleus_on_wmt17():
 def test_errors_say_what_to_pass(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_the_docs_example():
+    from conftest import REPO
+
+    texts = ["the cat sat on the mat", "the cat sat on a mat", "a dog barked", "the cat sat on the mat"]
+    result = self_bleu(texts)
+    page = (REPO / "docs" / "diversity.md").read_text(encoding="utf-8")
+    assert f'result["self_bleu"]       # {result["self_bleu"]:.4f}: the mean' in page
+    assert f"{result['signature'].split('|version')[0]}|version:..." in page
+    assert result["sentence_bleu"][0] == result["sentence_bleu"][3] == 1.0  # the duplicates
