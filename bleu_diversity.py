@@ -17,20 +17,20 @@ lengths. The pairwise matrix is quadratic by nature; it is counted a block of ro
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import bleu_rows, score
-    from .bleu_inputs import TEXT, as_list
+    from .bleu_inputs import as_list
     from .bleu_pair_stats import (ManyOptions, against_others_statistics, check_texts, check_top, encode,
                                   ngram_totals, options_for_kind, resolve_many, score_pair_block)
     from .bleu_pairs import make_layout, matches_against_others, matches_over_ordered_pairs, order_columns, pair_matches
     from .bleu_stats import stat_width
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import bleu_rows, score
-    from bleu_inputs import TEXT, as_list
+    from bleu_inputs import as_list
     from bleu_pair_stats import (ManyOptions, against_others_statistics, check_texts, check_top, encode,
                                  ngram_totals, options_for_kind, resolve_many, score_pair_block)
     from bleu_pairs import make_layout, matches_against_others, matches_over_ordered_pairs, order_columns, pair_matches
@@ -111,7 +111,9 @@ def self_bleu(texts: Any, *, convention: str = "sacrebleu", **options: Any) -> D
     for index, size in enumerate(sizes):
         if size < 2:
             where = f"texts[{index}]" if nested else "texts"
-            raise ValueError(f"{where} has {size} text(s); self-BLEU scores each text against the others, so pass at least 2")
+            raise ValueError(
+                f"{where} has {size} text(s); self-BLEU scores each text against the others, so pass at least 2"
+            )
     flat, kind = check_texts(flat, "texts")
     resolved = options_for_kind(resolved, kind)
     ids, lengths = encode(flat, resolved, kind)

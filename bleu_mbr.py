@@ -26,12 +26,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_inputs import TEXT, as_list, is_tensor
+    from .bleu_inputs import as_list, is_tensor
     from .bleu_pair_stats import ManyOptions, check_texts, encode, options_for_kind, resolve_many, score_pair_block
     from .bleu_pairs import PAIRS_PER_BLOCK, PairLayout, make_layout, order_columns, pair_matches
     from .bleu_tensor_pairs import check_tensors, tensor_pair_matches
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_inputs import TEXT, as_list, is_tensor
+    from bleu_inputs import as_list, is_tensor
     from bleu_pair_stats import ManyOptions, check_texts, encode, options_for_kind, resolve_many, score_pair_block
     from bleu_pairs import PAIRS_PER_BLOCK, PairLayout, make_layout, order_columns, pair_matches
     from bleu_tensor_pairs import check_tensors, tensor_pair_matches
@@ -127,7 +127,8 @@ def mbr(candidates: Any, pseudo_references: Any = None, *, return_matrix: bool =
         refs, refs_single = _sources(pseudo_references, "pseudo_references")
         if refs_single != single or len(refs) != len(sources):
             raise ValueError(
-                f"pseudo_references must have the shape of candidates: {'one list of texts' if single else f'{len(sources)} lists'}, "
+                "pseudo_references must have the shape of candidates: "
+                f"{'one list of texts' if single else f'{len(sources)} lists'}, "
                 f"one per source; got {'one list' if refs_single else f'{len(refs)} lists'}"
             )
     kind = None

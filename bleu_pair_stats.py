@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Any, List, Sequence, Tuple
+from typing import Any, Sequence, Tuple
 
 import numpy as np
 
@@ -203,12 +203,6 @@ def score_pair_block(layout: PairLayout, lo: int, hi: int, matches: np.ndarray,
     penalties = brevity_penalties(length_pairs >> bits, length_pairs & ((1 << bits) - 1))
     scores = penalties[length_inverse] * without_penalty[inverse]
     return np.where(valid, scores.reshape(valid.shape), 0.0), valid
-
-
-def check_counts(groups: List[int], name: str, minimum: int) -> None:
-    for index, size in enumerate(groups):
-        if size < minimum:
-            raise ValueError(f"{name}[{index}] has {size} texts; each needs at least {minimum}")
 
 
 def check_top(top: Any) -> int:

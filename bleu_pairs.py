@@ -122,6 +122,7 @@ def order_columns(ids: np.ndarray, layout: PairLayout, orders: int) -> List[Orde
     positions = np.arange(len(ids), dtype=np.int64)
     on_a = texts < layout.num_a
     prefix = layout.groups[texts]
+    shared = np.zeros(0, dtype=bool)  # per code of the previous order: do two texts share it
     result: List[OrderColumns] = []
     for order in range(1, orders + 1):
         if order > 1:  # n-grams that fit in their text, and whose prefix two texts share

@@ -57,7 +57,9 @@ def check_tensors(candidates: Any, references: Any, pad_id: Any):
             raise TypeError(f"{name} has dtype {value.dtype}; pass token ids as torch.long ({name}.long())")
     single = candidates.dim() == 2
     if candidates.dim() not in (2, 3):
-        raise ValueError(f"candidates has shape {tuple(candidates.shape)}; pass (N, L) for one source or (B, N, L) for a batch")
+        raise ValueError(
+            f"candidates has shape {tuple(candidates.shape)}; pass (N, L) for one source or (B, N, L) for a batch"
+        )
     if single:
         candidates = candidates.unsqueeze(0)
         references = None if references is None else references.unsqueeze(0)
@@ -67,9 +69,14 @@ def check_tensors(candidates: Any, references: Any, pad_id: Any):
     if references is not None:
         if references.dim() != 3 or references.shape[0] != candidates.shape[0] or references.shape[1] == 0:
             expected = "(M, L2)" if single else f"({candidates.shape[0]}, M, L2)"
-            raise ValueError(f"pseudo_references has shape {tuple(references.shape)}; pass {expected} with M >= 1, like candidates")
+            raise ValueError(
+                f"pseudo_references has shape {tuple(references.shape)}; pass {expected} with M >= 1, like candidates"
+            )
         if references.device != candidates.device:
-            raise ValueError(f"candidates are on {candidates.device} but pseudo_references on {references.device}; move both to one device")
+            raise ValueError(
+                f"candidates are on {candidates.device} but pseudo_references on {references.device}; "
+                "move both to one device"
+            )
     return candidates, references, single
 
 
@@ -97,7 +104,9 @@ def _numpy_matches(candidates, references, pad_id: int, orders: int):
     lengths = np.concatenate([mask.sum(axis=1) for mask in kept])
     ids = encode_tokens(np.concatenate([array[mask] for array, mask in zip(arrays, kept)]))
     width = count if references is None else references.shape[1]
-    groups = np.concatenate([np.repeat(np.arange(sources), count)] + ([] if references is None else [np.repeat(np.arange(sources), width)]))
+    groups = np.repeat(np.arange(sources), count)
+    if references is not None:
+        groups = np.concatenate([groups, np.repeat(np.arange(sources), width)])
     layout = make_layout(lengths, groups, sources * count, references is None)
     matches = np.zeros((orders, sources * count, width), dtype=np.int64)
     for lo, hi, block in pair_matches(layout, order_columns(ids, layout, orders)):
@@ -219,7 +228,9 @@ def _torch_matches(candidates, references, pad_id: int, orders: int) -> Tuple[np
     return packed[:split].reshape(orders, sources * count, width), packed[split : split + len(lengths)]
 
 
-def tensor_pair_matches(candidates, references, pad_id: int, orders: int) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+def tensor_pair_matches(
+    candidates, references, pad_id: int, orders: int
+) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
     """(matches (orders, B * N, width) int64, lengths of every row (candidates, then
     pseudo-references), which pseudo-references are present (None without them)), as NumPy
     arrays, for checked tensors (see `check_tensors`): NumPy on a CPU, torch elsewhere."""

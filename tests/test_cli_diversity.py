@@ -41,7 +41,8 @@ def test_the_report_in_a_fresh_process(generations):
                                capture_output=True, text=True, timeout=120, cwd=REPO)
     assert completed.returncode == 0, completed.stderr
     result = self_bleu(LINES)
-    assert f"self-BLEU        {result['self_bleu']:.4f}  (mean sentence BLEU of each line against the other 4;" in completed.stdout
+    line = f"self-BLEU        {result['self_bleu']:.4f}  (mean sentence BLEU of each line against the other 4;"
+    assert line in completed.stdout
     assert f"pairwise BLEU    {result['pairwise_bleu']:.4f}" in completed.stdout
     assert "  1.0000  lines 1 and 4  (identical)\n          1: the cat sat on the mat\n" in completed.stdout
 
