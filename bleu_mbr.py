@@ -38,9 +38,11 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
 
 
 def _is_single_text(item: Any) -> bool:
-    """A text: a string, or a flat sequence of integer ids."""
+    """A text: a string, or a flat sequence of integer ids (a list, an array, a 1-D tensor)."""
     if isinstance(item, str):
         return True
+    if is_tensor(item):
+        return item.dim() == 1
     if isinstance(item, np.ndarray):
         return item.ndim == 1
     if isinstance(item, (list, tuple)):

@@ -126,6 +126,12 @@ def test_one_source_tensor():
     assert "tok:ids" in result["signature"]
 
 
+def test_a_list_of_id_tensors_is_one_source():
+    as_tensors = mbr([torch.tensor([1, 2, 3]), torch.tensor([1, 2]), torch.tensor([4])])
+    assert as_tensors == mbr([[1, 2, 3], [1, 2], [4]]) | {"best": as_tensors["best"]}
+    assert as_tensors["chosen"] == 1 and torch.equal(as_tensors["best"], torch.tensor([1, 2]))
+
+
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 def test_cuda_tensors_give_the_cpu_numbers():
     candidates = torch.randint(0, 50, (8, 16, 24), generator=torch.Generator().manual_seed(0))
