@@ -174,7 +174,7 @@ def _chunk_systems_statistics(
 ) -> List[np.ndarray]:
     """One chunk: every system's lines and the references tokenized in one call (so token ids
     agree across systems, and the references are tokenized once), then all systems counted in one
-    pass (the references' n-grams are hashed and counted once)."""
+    pass (the references' n-grams are coded and counted once)."""
     flat_references, owner = _references_by_rank(references)
     ids, lengths = encode_sequences([sequence for system in systems for sequence in system] + flat_references, options, kind)
     segments = len(references)

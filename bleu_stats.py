@@ -191,9 +191,9 @@ def ngram_statistics(
 
     How: every n-gram occurrence gets a key that names its segment and its n-gram, as a dense
     integer: (segment, token) for unigrams, then (key of the (n-1)-gram at the same position,
-    next token) for each next order, densified by a sort (`sorted_codes`). Counting the keys on each system's
-    hypothesis side and on each reference side gives the clipped matches per key, summed per
-    segment. An n-gram can only match if the (n-1)-gram it starts with occurs on both sides of
+    next token) for each next order, densified by a sort (`sorted_codes`). Counting the keys on
+    each system's hypothesis side and on each reference side gives the clipped matches per key,
+    summed per segment. An n-gram can only match if the (n-1)-gram it starts with occurs on both sides of
     its segment (for some system), so only those positions go on to the next order; the rest
     cannot add a match.
     """
@@ -261,7 +261,7 @@ def ngram_statistics(
             index_of = np.cumsum(counted) - 1
             can_match = np.flatnonzero(counted[hyp_codes])
             system_at = np.searchsorted(system_starts, positions[can_match], side="right") - 1
-            hyp_codes = system_at * (int(index_of[-1]) + 1) + index_of[hyp_codes[can_match]]
+            hyp_codes = system_at * int(counted.sum()) + index_of[hyp_codes[can_match]]
             ref_codes = index_of[ref_codes]
         num_counted = int(counted.sum())
         hyp_count = np.bincount(hyp_codes, minlength=systems * num_counted).reshape(systems, num_counted)
