@@ -6,6 +6,7 @@
     cat HYP | python bleu_cli.py REF [REF ...]           # sacreBLEU's grammar, hypotheses on stdin
     paste A B | python bleu_cli.py REF [REF ...]         # sacreBLEU's grammar, one system per column
     cat HYP | python bleu_cli.py -r REF [REF ...]        # this module's grammar, hypotheses on stdin
+    python bleu_cli.py --self-bleu FILE                  # diversity: self-BLEU of FILE's lines, similar pairs
 
 Which grammar a command uses is decided by `-r` or `-i` (never both), so every file has one role.
 sacreBLEU's grammar takes sacreBLEU's defaults (exp smoothing, JSON output, scores on 0-100) and
@@ -19,11 +20,13 @@ on stderr; piped into `head`, the command stops quietly like other Unix tools.
 The command runs in four steps, each in its own module: the options (`bleu_cli_parser`), one
 request from either grammar (`bleu_cli_request`), the files (`bleu_cli_files`), and every output
 (`bleu_cli_render`; sacreBLEU's layouts in `bleu_cli_sacrebleu`, tables drawn by
-`bleu_cli_tables`). This file wires them together.
+`bleu_cli_tables`). This file wires them together. The Diversity view (`--self-bleu FILE`) is its
+own command, in `bleu_cli_diversity`.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import warnings
@@ -91,9 +94,27 @@ def compute(request: Request, inputs: Inputs) -> Outcome:
     ))
 
 
+def diversity(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """--self-bleu FILE: the Diversity view (see `bleu_cli_diversity`)."""
+    from bleu_cli_diversity import check_arguments, run  # only this command needs it
+
+    try:
+        check_arguments(args)
+    except UsageError as error:
+        parser.error(str(error))
+    try:
+        print(run(args))
+    except (OSError, ValueError, TypeError, ImportError, TokenizerSetupError) as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.self_bleu is not None:
+        return diversity(parser, args)
     try:
         request = request_from_args(args, stdin_is_terminal=sys.stdin is None or sys.stdin.isatty())
     except UsageError as error:

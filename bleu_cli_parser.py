@@ -50,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,  # `-tok` is the tokenizer option, never `-t ok`
         usage="%(prog)s [HYP ...] -r REF [REF ...] [options]\n"
         "       %(prog)s REF [REF ...] [-i HYP [HYP ...]] [options]   (sacreBLEU's grammar)\n"
+        "       %(prog)s --self-bleu FILE [options]                   (diversity of one file's lines)\n"
         "       %(prog)s                                              (the bundled example)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Corpus BLEU (Papineni et al. 2002). With no arguments, scores the bundled example in examples/.\n\n"
@@ -134,4 +135,11 @@ def build_parser() -> argparse.ArgumentParser:
     test_sets.add_argument("-ol", "--origlang", default=None, help="refused")
     test_sets.add_argument("--subset", default=None, help="refused")
     test_sets.add_argument("-d", "--detail", action="store_true", help="refused (it splits a test set by original language)")
+    diversity = parser.add_argument_group("diversity (--self-bleu)")
+    diversity.add_argument("--self-bleu", metavar="FILE", default=None,
+                           help="self-BLEU of FILE's lines (each against all the others) and its most similar pairs")
+    diversity.add_argument("--top", type=int, default=5, metavar="K", help="with --self-bleu: pairs shown (default 5; 0: none)")
+    diversity.add_argument("--convention", default="sacrebleu", choices=["sacrebleu", "nltk"],
+                           help="with --self-bleu: sacreBLEU's sentence_bleu (default: exp smoothing, effective order) "
+                           "or NLTK's (method1; Texygen's and fast-bleu's numbers)")
     return parser

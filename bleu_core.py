@@ -53,6 +53,16 @@ def _prepared_lines(lines: Sequence[str], lowercase: bool) -> List[str]:
     return [line.lower() for line in lines] if lowercase else list(lines)
 
 
+def encode_sequences(sequences: Sequence[Any], options: BleuOptions, kind: str = TEXT) -> Tuple[np.ndarray, np.ndarray]:
+    """(dense token ids of all sequences concatenated, tokens per sequence): texts lowercased if
+    asked and tokenized (trailing whitespace stripped), or lists of token ids renumbered densely."""
+    if kind == TEXT:
+        return options.tokenizer.encode_flat_rstripped(_prepared_lines(sequences, options.lowercase))
+    lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
+    flat = np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))
+    return encode_tokens(flat), lengths
+
+
 def _references_by_rank(references: Sequence[Sequence[Any]]) -> Tuple[List[Any], np.ndarray]:
     """Every reference in one list, first references first, then second ones, ...; and owners.
 
@@ -164,16 +174,9 @@ def _chunk_systems_statistics(
 ) -> List[np.ndarray]:
     """One chunk: every system's lines and the references tokenized in one call (so token ids
     agree across systems, and the references are tokenized once), then all systems counted in one
-    pass (the references' n-grams are hashed and counted once)."""
+    pass (the references' n-grams are coded and counted once)."""
     flat_references, owner = _references_by_rank(references)
-    if kind == TEXT:
-        lines = [line for system in systems for line in _prepared_lines(system, options.lowercase)]
-        lines.extend(_prepared_lines(flat_references, options.lowercase))
-        ids, lengths = options.tokenizer.encode_flat_rstripped(lines)
-    else:
-        sequences = [sequence for system in systems for sequence in system] + flat_references
-        lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
-        ids = encode_tokens(np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum())))
+    ids, lengths = encode_sequences([sequence for system in systems for sequence in system] + flat_references, options, kind)
     segments = len(references)
     rows = ngram_statistics(ids, lengths, segments, owner, options.orders, options.ref_length, systems=len(systems))
     return [rows[k * segments : (k + 1) * segments] for k in range(len(systems))]

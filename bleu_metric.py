@@ -14,16 +14,21 @@ import evaluate
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
 from .bleu_compare import compare
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
+from .bleu_diversity import most_similar_pairs, pairwise, self_bleu
 from .bleu_inputs import TOKEN_IDS, as_list, validate_inputs
+from .bleu_mbr import mbr
 from .bleu_reward import BleuReward, make_reward_function
 from .bleu_options import (
     OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, init_keywords, resolve_options, split_load_keywords,
 )
+from .bleu_pair_stats import resolve_many
+from .bleu_pairs import order_columns
 from .bleu_scoring import score_statistics
 from .bleu_significance import TestScorer
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
+from .bleu_tensor_pairs import tensor_pair_matches
 from .bleu_tokenizer_base import BaseTokenizer
 from .bleu_tokenizer_13a import Tokenizer13a
 from .bleu_tokenizer_regex import TokenizerIntl
@@ -35,10 +40,12 @@ from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 from .bleu_trainer_batches import eval_prediction_ids
 from .bleu_trainer_gather import GatheredRows
 
-# Used through bleu_core, bleu_compare and bleu_trainer; imported here so that evaluate.load copies their modules.
+# Used through bleu_core, bleu_compare, bleu_trainer, bleu_diversity and bleu_mbr; imported here so
+# that evaluate.load copies their modules.
 HELPERS = (
     score_statistics, TestScorer, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
-    MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM, eval_prediction_ids, GatheredRows,
+    MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM, eval_prediction_ids, GatheredRows, resolve_many,
+    order_columns, tensor_pair_matches,
 )
 
 _CITATION = """\
@@ -384,3 +391,24 @@ class BleuMetric(evaluate.Metric):
     def tensor_corpus_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any) -> Dict[str, Any]:
         """The result dict (signature tok:ids) of padded torch.long id tensors; see `bleu_tensor`."""
         return tensor_corpus_bleu(predictions, references, pad_id=pad_id, **self._options(options, token_ids=True))
+
+    def pairwise(self, texts_a: Any, texts_b: Any = None, **options: Any) -> Dict[str, Any]:
+        """Sentence BLEU of every text of `texts_a` against every text of `texts_b` (default: `texts_a`)
+        as its one reference: {"bleu": (len(a), len(b)) float64 array, "signature"}; see `bleu_diversity`.
+        Defaults are sacreBLEU's sentence_bleu (smooth="exp", effective_order=True)."""
+        return pairwise(texts_a, texts_b, **self._options(options))
+
+    def self_bleu(self, texts: Any, **options: Any) -> Dict[str, Any]:
+        """Each text against all the others of its set as references: self_bleu (the mean),
+        sentence_bleu, corpus_bleu, fairseq's pairwise_bleu, signature; `convention="nltk"` gives
+        NLTK's (Texygen's, fast-bleu's) numbers; see `bleu_diversity`."""
+        return self_bleu(texts, **self._options(options))
+
+    def most_similar_pairs(self, texts: Any, top: int = 10, **options: Any) -> Dict[str, Any]:
+        """The `top` most similar pairs of a set by sentence BLEU (either direction); see `bleu_diversity`."""
+        return most_similar_pairs(texts, top, **self._options(options))
+
+    def mbr(self, candidates: Any, pseudo_references: Any = None, **options: Any) -> Dict[str, Any]:
+        """Minimum Bayes risk decoding with sentence BLEU: chosen, best, expected_bleu (and matrix with
+        return_matrix=True) for one source or a batch, lists or torch tensors (pad_id); see `bleu_mbr`."""
+        return mbr(candidates, pseudo_references, **self._options(options))

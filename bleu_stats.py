@@ -11,7 +11,7 @@ process or a bootstrap resample. Every score this module reports is computed fro
 
 The counting works on integer token ids with NumPy, without a Python loop per segment: each
 order's n-gram ids are built from the previous order's ids, and counting and clipping are
-hash-based groupings over (segment, n-gram) keys.
+groupings of (segment, n-gram) keys by a sort.
 """
 
 from __future__ import annotations
@@ -86,6 +86,39 @@ def dense_codes(values: np.ndarray, bound: int | None = None) -> Tuple[np.ndarra
     return numpy_integers(encoded.indices).astype(np.int64), numpy_integers(encoded.dictionary).astype(np.int64)
 
 
+def sort_order(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(order, values[order]): a stable sort of int64 values. Non-negative values small enough
+    are sorted with their position packed into the low bits: a plain sort, about 2.5x faster
+    here than an argsort, and stable by construction."""
+    values = np.asarray(values, dtype=np.int64)
+    count = len(values)
+    index_bits = max((count - 1).bit_length(), 1)
+    if count and values.min() >= 0 and int(values.max()).bit_length() + index_bits <= 63:
+        packed = np.sort((values << index_bits) | np.arange(count, dtype=np.int64))
+        return packed & ((1 << index_bits) - 1), packed >> index_bits
+    order = np.argsort(values, kind="stable")
+    return order, values[order]
+
+
+def sorted_codes(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(codes, distinct values in increasing order): equal values get equal codes 0..D-1,
+    numbered in increasing order of value.
+
+    A sort instead of a hash: where most keys repeat (texts that share most of their n-grams)
+    NumPy's vectorised sort groups int64 keys faster than Arrow's hash table, and the codes keep
+    the values' order (keys that begin with a segment or group number give it a run of codes).
+    """
+    order, ordered = sort_order(values)
+    if len(ordered) == 0:
+        return np.zeros(0, dtype=np.int64), ordered
+    run_starts = np.empty(len(ordered), dtype=bool)
+    run_starts[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=run_starts[1:])
+    codes = np.empty(len(ordered), dtype=np.int64)
+    codes[order] = np.cumsum(run_starts) - 1
+    return codes, ordered[run_starts]
+
+
 def encode_tokens(tokens: Sequence) -> np.ndarray:
     """Map tokens (strings or integers) to dense int64 ids 0..V-1; equal tokens get equal ids."""
     if len(tokens) == 0:
@@ -153,14 +186,14 @@ def ngram_statistics(
         orders: the highest n-gram order to count.
         ref_length: `closest` or `shortest` (see `effective_reference_lengths`).
         systems: how many systems' hypotheses share these references. The rows come back system
-            by system, each what counting that system alone gives; but the references are hashed
-            and counted once for all systems.
+            by system, each what counting that system alone gives; but the references' n-grams
+            are coded and counted once for all systems.
 
     How: every n-gram occurrence gets a key that names its segment and its n-gram, as a dense
     integer: (segment, token) for unigrams, then (key of the (n-1)-gram at the same position,
-    next token) for each next order, densified by hashing. Counting the keys on each system's
-    hypothesis side and on each reference side gives the clipped matches per key, summed per
-    segment. An n-gram can only match if the (n-1)-gram it starts with occurs on both sides of
+    next token) for each next order, densified by a sort (`sorted_codes`). Counting the keys on
+    each system's hypothesis side and on each reference side gives the clipped matches per key,
+    summed per segment. An n-gram can only match if the (n-1)-gram it starts with occurs on both sides of
     its segment (for some system), so only those positions go on to the next order; the rest
     cannot add a match.
     """
@@ -199,9 +232,9 @@ def ngram_statistics(
     positions = np.arange(total_tokens, dtype=np.int64)  # n-gram start positions still in play
     segment_of_sequence = np.concatenate([np.tile(np.arange(num_segments, dtype=np.int64), systems), ref_owner])
     keys = np.repeat(segment_of_sequence, lengths) * vocabulary + ids
-    # Carried from one order to the next: the prefix keys, their count, and which occur on both sides.
+    # Carried from one order to the next: the prefix keys' codes, their segments, and which occur
+    # on both sides.
     segment_of_key = codes = on_both_sides = None
-    num_keys = num_ref_keys = 0
     matches = matches_of(stats, orders)
     first_row_of_system = (num_segments * np.arange(systems, dtype=np.int64))[:, None]
     for order in range(1, orders + 1):
@@ -215,34 +248,32 @@ def ngram_statistics(
                 break
             keys = codes * vocabulary + ids[positions + order - 1]
         hyp_side = int(np.searchsorted(positions, hyp_tokens))
-        # The references' keys hashed first: codes follow first occurrence, so the keys that occur
-        # in a reference get the codes 0 .. num_ref_keys - 1, and a hypothesis key can match only
-        # if its code is below that. The counts then need arrays over reference keys only, and
-        # the prefixes still in play are reference keys, which bounds the next order's keys
-        # (often below 2**31, so they hash as 32-bit integers).
-        bound = (num_segments if order == 1 else num_ref_keys) * vocabulary
-        ref_first, uniques = dense_codes(np.concatenate([keys[hyp_side:], keys[:hyp_side]]), bound)
-        ref_codes, hyp_codes = ref_first[: len(keys) - hyp_side], ref_first[len(keys) - hyp_side :]
-        codes = np.concatenate([hyp_codes, ref_codes])  # in position order, for the next order
-        num_keys = len(uniques)
-        num_ref_keys = int(ref_codes.max(initial=-1)) + 1
+        codes, uniques = sorted_codes(keys)  # in position order: hypotheses, then references
+        hyp_codes, ref_codes = codes[:hyp_side], codes[hyp_side:]
         # The segment of each key: unigram keys hold it; longer keys hold their prefix's key.
         segment_of_key = uniques // vocabulary if order == 1 else segment_of_key[uniques // vocabulary]
-        can_match = np.flatnonzero(hyp_codes < num_ref_keys)
-        hyp_pairs = hyp_codes[can_match]
-        if systems > 1:  # one count per (system, reference key)
+        counted = np.ones(len(uniques), dtype=bool)  # the keys counted
+        if systems > 1:
+            # Only keys a reference has can match: count (system, key) over those, numbered 0..R-1,
+            # so that the counts stay small however many systems' own n-grams there are.
+            counted[:] = False
+            counted[ref_codes] = True
+            index_of = np.cumsum(counted) - 1
+            can_match = np.flatnonzero(counted[hyp_codes])
             system_at = np.searchsorted(system_starts, positions[can_match], side="right") - 1
-            hyp_pairs = system_at * num_ref_keys + hyp_pairs
-        hyp_count = np.bincount(hyp_pairs, minlength=systems * num_ref_keys).reshape(systems, num_ref_keys)
+            hyp_codes = system_at * int(counted.sum()) + index_of[hyp_codes[can_match]]
+            ref_codes = index_of[ref_codes]
+        num_counted = int(counted.sum())
+        hyp_count = np.bincount(hyp_codes, minlength=systems * num_counted).reshape(systems, num_counted)
         if ref_rank_at is None:
-            ref_max = np.bincount(ref_codes, minlength=num_ref_keys)
+            ref_max = np.bincount(ref_codes, minlength=num_counted)
         else:
-            ref_max = np.zeros(num_ref_keys, dtype=np.int64)
+            ref_max = np.zeros(num_counted, dtype=np.int64)
             for rank in range(max_refs):
-                np.maximum(ref_max, np.bincount(ref_codes[ref_rank_at == rank], minlength=num_ref_keys), out=ref_max)
+                np.maximum(ref_max, np.bincount(ref_codes[ref_rank_at == rank], minlength=num_counted), out=ref_max)
         clipped = np.minimum(hyp_count, ref_max)
-        row_of_key = (first_row_of_system + segment_of_key[:num_ref_keys]).ravel()
+        row_of_key = (first_row_of_system + segment_of_key[counted]).ravel()
         matches[:, order - 1] = np.bincount(row_of_key, weights=clipped.ravel(), minlength=num_hyps)
-        on_both_sides = np.zeros(num_keys, dtype=bool)
-        on_both_sides[:num_ref_keys] = hyp_count.max(axis=0, initial=0) > 0
+        on_both_sides = np.zeros(len(uniques), dtype=bool)
+        on_both_sides[counted] = (ref_max > 0) & (hyp_count.max(axis=0, initial=0) > 0)
     return stats

@@ -5,6 +5,7 @@
 - `render`: the HTML of the score card and explain mode
 - `examples`: the one-click examples
 - `handlers`: what each button and click does
+- `compare_view`, `diversity_view`: the Compare systems and Diversity tabs
 - `style`, `layout`: the CSS and the Blocks page
 
 The demo is not part of the metric: `bleu_metric.py` never imports this package.

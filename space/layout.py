@@ -9,6 +9,7 @@ from bleu_scoring import SMOOTHING_DEFAULTS
 from bleu_tokenizers import RULE_TOKENIZERS, TOKENIZERS, unavailable_reason
 
 from .compare_view import COMPARE_HELP, METHOD_CHOICES, SYSTEM_SEPARATOR, run_compare
+from .diversity_view import build_diversity_tab
 from .examples import EXAMPLES, EXAMPLES_DIR
 from .paste_guard import PASTE_GUARD_JS
 from .handlers import pick_segment, release_state, run_example, run_explain, run_page, run_score, smooth_value_hint
@@ -265,4 +266,6 @@ def build_demo() -> gr.Blocks:
                      compare_samples, compare_seed, *option_inputs],
                     [compare_status, compare_table, compare_plot, differences, compare_caption],
                 )
+            with gr.Tab("Diversity", id="diversity", elem_id="diversity-tab"):
+                build_diversity_tab()
     return demo

@@ -20,6 +20,7 @@ GUARDED_BOXES = {
     "references": "Upload files",
     "compare-systems": "Upload system files",
     "compare-references": "Upload system files",
+    "diversity-texts": "Upload a file",
 }
 
 

@@ -259,7 +259,8 @@ def test_the_browser_paste_guard_uses_the_servers_limit_on_every_paste_box():
     assert len(guard) == 1  # run once on page load
     assert f"LIMIT = {inputs.MAX_PASTED_CHARS}," in guard[0]
     boxes = {block.elem_id for block in demo.blocks.values() if isinstance(block, layout.gr.Textbox) and block.lines >= 4}
-    assert boxes == set(paste_guard.GUARDED_BOXES) == {"predictions", "references", "compare-systems", "compare-references"}
+    assert boxes == set(paste_guard.GUARDED_BOXES) == {"predictions", "references", "compare-systems", "compare-references",
+                                                       "diversity-texts"}
     assert paste_guard.paste_limit_message(1_234_567, "Upload files") == (
         "Not pasted: the box would hold 1,234,567 characters, more than the 1,000,000 a paste box takes. "
         "Use the Upload files tab (up to 50 MB per file).")

@@ -506,3 +506,25 @@ def test_keyboard_focus_is_visible_and_stays_on_score(app_url, browser):
     focus = page.evaluate(FOCUS_INDICATOR_JS)
     assert focus["visible"] and focus["width"] >= 2 and focus["contrast"] >= 3, focus
     page.close()
+
+
+def test_diversity_tab_in_a_real_browser(app_url, browser):
+    from bleu_diversity import most_similar_pairs, self_bleu
+
+    texts = mt_lines(40) + mt_lines(3)  # three duplicates: the most similar pairs are theirs
+    page = open_page(browser, app_url)
+    page.get_by_role("tab", name="Diversity").click()
+    page.locator("#diversity-texts textarea").fill("\n".join(texts))
+    page.locator("#diversity-button").click()
+    page.wait_for_selector("#diversity-card")
+    expected = self_bleu(texts)
+    assert float(page.locator("#diversity-card").get_attribute("data-self-bleu")) == expected["self_bleu"]
+    assert page.locator("#diversity-value").inner_text().strip() == f"{expected['self_bleu']:.4f}"
+    assert page.locator("#diversity-signature textarea, #diversity-signature input").first.input_value() == expected["signature"]
+    first = most_similar_pairs(texts, 1)["pairs"][0]
+    assert first["bleu"] == 1.0
+    assert page.locator("#diversity-pairs").get_by_text("(identical)").count() >= 3
+    if AXE.exists():
+        assert axe_violations(page, ["color-contrast", "aria-prohibited-attr", "aria-allowed-attr"]) == []
+    page.screenshot(path=str(ARTIFACTS / "diversity.png"), full_page=True)
+    page.close()

@@ -1,0 +1,114 @@
+"""The command line's Diversity view: self-BLEU of one file's lines, and its most similar pairs.
+
+    python bleu_cli.py --self-bleu generations.txt            # self-BLEU, then the 5 most similar pairs
+    python bleu_cli.py --self-bleu generations.txt --top 20 --json
+    python bleu_cli.py --self-bleu samples.txt --convention nltk -tok none --max-order 3   # Texygen's number
+
+Each line is a text; each is scored against all the other lines as references (`bleu_diversity.
+self_bleu`): the mean of those sentence BLEU scores is the self-BLEU (higher: less diverse), beside
+the corpus BLEU of the same statistics and fairseq's pairwise BLEU. The scoring options are the
+metric's (`-tok`, `-lc`, `--max-order`, `--weights`, `-s`, `-sv`, `--ref-length`); the defaults are
+sacreBLEU's sentence_bleu (exp smoothing, effective order), or NLTK's with `--convention nltk`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Dict, List, Optional
+
+from bleu_cli_files import read_segments
+from bleu_cli_request import UsageError, display, target_language
+from bleu_diversity import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
+
+SHOWN_CHARACTERS = 110  # of each text of a pair, in the text report
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """--self-bleu takes one file and the scoring options; anything that names other files or a
+    test belongs to the corpus-BLEU command."""
+    others = {
+        "hypothesis or reference files": bool(args.files or args.references or args.input),
+        "--paired-bs/--paired-ar": args.paired_bs or args.paired_ar,
+        "--bootstrap/-ci": args.bootstrap is not None or args.confidence,
+        "--baseline": args.baseline is not None,
+        "-f latex": args.format == "latex",
+    }
+    clashes = [name for name, given in others.items() if given]
+    if clashes:
+        raise UsageError(f"--self-bleu FILE scores the lines of one file against each other; drop {', '.join(clashes)}")
+    if args.top < 0:
+        raise UsageError(f"--top must be >= 0 (0: no pairs), not {args.top}")
+    if args.width is not None and args.width < 0:
+        raise UsageError(f"--width must be >= 0, not {args.width}")
+    target_language(args)  # a malformed -l is a usage error here too
+
+
+def scoring_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The options given on the command line; the others keep self_bleu's defaults."""
+    options: Dict[str, Any] = dict(
+        tokenizer=args.tokenizer, lowercase=args.lowercase, max_order=args.max_order, weights=args.weights,
+        smooth_value=args.smooth_value, ref_length=args.ref_length, convention=args.convention,
+        target_language=target_language(args),
+    )
+    if args.smooth is not None:
+        options["smooth"] = args.smooth
+    if args.effective_order:
+        options["effective_order"] = True
+    return options
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARACTERS else text[: SHOWN_CHARACTERS - 1] + "…"
+
+
+def report(path: str, texts: List[str], result: Dict[str, Any], pairs: Optional[List[Dict[str, Any]]],
+           top: int, width: int, sentence_scores: bool) -> str:
+    count = len(texts)
+    lines = [
+        f"file             {display(path)} ({count:,} lines)",
+        f"self-BLEU        {result['self_bleu']:.{width}f}  (mean sentence BLEU of each line against the other "
+        f"{count - 1:,}; higher means less diverse)",
+        f"corpus BLEU      {result['corpus_bleu']:.{width}f}  (the same statistics summed)",
+        f"pairwise BLEU    {result['pairwise_bleu']:.{width}f}  (fairseq's: every ordered pair of different lines)",
+        f"signature        {result['signature']}",
+    ]
+    if sentence_scores:
+        lines.append("sentence BLEU    " + " ".join(f"{s:.{width}f}" for s in result["sentence_bleu"]))
+    if top == 0:
+        return "\n".join(lines)
+    if pairs is None:
+        lines.append(f"\nmost similar pairs: not searched, {count:,} lines make {count * (count - 1) // 2:,} pairs "
+                     f"(searched up to {PAIR_SEARCH_LIMIT:,} lines; in Python, bleu.most_similar_pairs has no limit)")
+        return "\n".join(lines)
+    lines.append("\nmost similar pairs (sentence BLEU, the higher of the two directions):")
+    for pair in pairs:
+        i, j = pair["i"], pair["j"]
+        same = "  (identical)" if texts[i] == texts[j] else ""
+        lines.append(f"  {pair['bleu']:.{width}f}  lines {i + 1} and {j + 1}{same}")
+        lines.append(f"          {i + 1}: {_shown(texts[i])}")
+        lines.append(f"          {j + 1}: {_shown(texts[j])}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> str:
+    """The Diversity view's output for checked arguments; ValueError/OSError for bad input."""
+    texts = read_segments(args.self_bleu, args.encoding)
+    options = scoring_options(args)
+    result = self_bleu(texts, **options)
+    pairs = None
+    if args.top and len(texts) <= PAIR_SEARCH_LIMIT:
+        pairs = most_similar_pairs(texts, args.top, **options)["pairs"]
+    width = 4 if args.width is None else args.width
+    if args.score_only:
+        return f"{result['self_bleu']:.{width}f}"
+    if args.format == "json":
+        payload = {"file": display(args.self_bleu), "texts": len(texts), **result}
+        if not args.sentence_scores:
+            del payload["sentence_bleu"]
+        if args.top:
+            payload["pairs"] = None if pairs is None else [
+                {"lines": [pair["i"] + 1, pair["j"] + 1], "bleu": pair["bleu"], "bleu_ij": pair["bleu_ij"],
+                 "bleu_ji": pair["bleu_ji"]} for pair in pairs]
+        return json.dumps(payload, indent=2, ensure_ascii=False)
+    return report(args.self_bleu, texts, result, pairs, args.top, width, args.sentence_scores)

@@ -1,0 +1,141 @@
+"""The Diversity tab: one set of texts in (pasted or a file, one per line), self-BLEU out, and the
+most similar pairs shown, through `bleu_diversity.self_bleu` and `most_similar_pairs`.
+
+The numbers are sentence BLEU as sacreBLEU's `sentence_bleu` computes it (exp smoothing, effective
+order) or, with the NLTK convention, as NLTK's `sentence_bleu` with method1 (Texygen's and
+fast-bleu's self-BLEU); the tab has its own options because the Score tab's are corpus BLEU's.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Dict, List, Tuple
+
+import pandas as pd
+
+from bleu_diversity import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
+from bleu_tokenizers import TOKENIZERS
+
+from .inputs import SOURCE_FILES, check_pasted_size, parse_max_order, read_lines_file, split_lines
+from .scoring import _cut as cut_cell
+
+PAIRS_SHOWN = 10
+CONVENTION_CHOICES = [
+    ("sacreBLEU sentence_bleu (exp smoothing, effective order)", "sacrebleu"),
+    ("NLTK sentence_bleu, method1 (Texygen, fast-bleu)", "nltk"),
+]
+
+DIVERSITY_HELP = f"""
+**Self-BLEU** (Zhu et al. 2018): each text against all the others as references; the mean of those
+sentence BLEU scores is the set's self-BLEU. Higher means less diverse (1.0: every text has a copy).
+Paste generated texts, one per line, or upload a file. The {PAIRS_SHOWN} most similar pairs are listed
+for up to {PAIR_SEARCH_LIMIT:,} texts (the search compares every pair).
+"""
+
+
+def read_texts(source: str, pasted: str | None, upload: Any) -> List[str]:
+    """The texts, one per line, from the paste box or the uploaded file."""
+    if source == SOURCE_FILES:
+        if not upload:
+            raise ValueError("no file uploaded; upload a UTF-8 text file with one text per line")
+        return read_lines_file(upload, "file")
+    check_pasted_size("texts", pasted, "Upload a file")
+    return split_lines(pasted)
+
+
+def pairs_frame(texts: List[str], pairs: List[Dict[str, Any]]) -> pd.DataFrame:
+    """The most similar pairs: BLEU in both directions, line numbers (1-based) and the texts."""
+    return pd.DataFrame([{
+        "BLEU": f"{pair['bleu']:.4f}",
+        "i": pair["i"] + 1,
+        "j": pair["j"] + 1,
+        "BLEU(i | j)": f"{pair['bleu_ij']:.4f}",
+        "BLEU(j | i)": f"{pair['bleu_ji']:.4f}",
+        "text i": cut_cell(texts[pair["i"]]),
+        "text j": cut_cell(texts[pair["j"]]) if texts[pair["j"]] != texts[pair["i"]] else "(identical)",
+    } for pair in pairs])
+
+
+def summary_html(count: int, result: Dict[str, Any]) -> str:
+    """The card, in the Score tab's classes: self-BLEU large, the corpus and pairwise values beside it."""
+    return f"""
+<div class="bleu-card" id="diversity-card" data-self-bleu="{result['self_bleu']!r}">
+  <div class="bleu-head">
+    <div>
+      <div class="bleu-caption">SELF-BLEU</div>
+      <div class="bleu-value" id="diversity-value">{result['self_bleu']:.4f}</div>
+      <div class="bleu-scale">{100 * result['self_bleu']:.2f} on the 0–100 scale</div>
+    </div>
+    <div class="bleu-facts">
+      <div><span>texts</span><b>{count:,}</b></div>
+      <div><span>corpus BLEU</span><b>{result['corpus_bleu']:.4f}</b></div>
+      <div><span>pairwise BLEU (fairseq)</span><b>{result['pairwise_bleu']:.4f}</b></div>
+    </div>
+  </div>
+  <p class="bleu-scale">The mean sentence BLEU of each text against the other {count - 1:,}: higher means less diverse.
+  Corpus BLEU sums the same statistics; pairwise BLEU scores every ordered pair of different texts.</p>
+</div>"""
+
+
+def options_of(tokenizer: str, lowercase: bool, max_order: Any, convention: str) -> Dict[str, Any]:
+    if tokenizer not in TOKENIZERS:
+        raise ValueError(f"unknown tokenizer {tokenizer!r}")
+    return {"tokenizer": tokenizer, "lowercase": bool(lowercase), "max_order": parse_max_order(max_order),
+            "convention": convention}
+
+
+def run_diversity(source, pasted, upload, tokenizer, lowercase, max_order, convention) -> Tuple:
+    """Measure diversity button: (status, summary card, signature, pairs caption, pairs table)."""
+    import gradio as gr
+
+    try:
+        texts = read_texts(source, pasted, upload)
+        options = options_of(tokenizer, lowercase, max_order, convention)
+        result = self_bleu(texts, **options)
+        pairs = most_similar_pairs(texts, PAIRS_SHOWN, **options)["pairs"] if len(texts) <= PAIR_SEARCH_LIMIT else None
+    except (ValueError, TypeError, OSError) as error:
+        return (gr.Markdown(f"⚠️ **Cannot measure diversity:** {html.escape(str(error))}", visible=True), "", "", "",
+                pd.DataFrame())
+    if pairs is None:
+        caption = (f"{len(texts):,} texts make {len(texts) * (len(texts) - 1) // 2:,} pairs: the pair search runs for up "
+                   f"to {PAIR_SEARCH_LIMIT:,} texts here (in Python, `bleu.most_similar_pairs` has no limit).")
+        frame = pd.DataFrame()
+    else:
+        caption = (f"The {len(pairs)} most similar pairs by sentence BLEU (the higher of the two directions; "
+                   "i and j are line numbers; BLEU(i | j) scores line i against line j as its reference).")
+        frame = pairs_frame(texts, pairs)
+    return (gr.Markdown("", visible=False), summary_html(len(texts), result), result["signature"], caption, frame)
+
+
+def build_diversity_tab() -> None:
+    """The tab's components and its button, inside the caller's `gr.Tab`."""
+    import gradio as gr
+
+    from .inputs import SOURCE_TEXT
+
+    gr.Markdown(DIVERSITY_HELP, elem_id="diversity-help")
+    source = gr.State(SOURCE_TEXT)
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=5, min_width=320):
+            with gr.Tabs():
+                with gr.Tab("Paste texts", id="diversity-text") as text_tab:
+                    pasted = gr.Textbox(label="Texts (one per line)", lines=8, max_lines=16, elem_id="diversity-texts",
+                                        placeholder="Paste generated texts here, one per line")
+                with gr.Tab("Upload a file", id="diversity-file") as file_tab:
+                    upload = gr.File(label="Text file (one text per line)", height=110, elem_id="diversity-file")
+            with gr.Row():
+                tokenizer = gr.Dropdown(sorted(TOKENIZERS), value="13a", label="Tokenizer")
+                max_order = gr.Number(4, label="Max n-gram order (1–8)", precision=None)
+                lowercase = gr.Checkbox(False, label="Lowercase")
+            convention = gr.Radio(CONVENTION_CHOICES, value="sacrebleu", label="Sentence BLEU as")
+            button = gr.Button("Measure diversity", variant="primary", elem_id="diversity-button")
+        with gr.Column(scale=7, min_width=320):
+            status = gr.Markdown("", visible=False, elem_id="diversity-status")
+            summary = gr.HTML("", elem_id="diversity-summary")
+            signature = gr.Textbox(label="Signature", interactive=False, buttons=["copy"], elem_id="diversity-signature")
+            caption = gr.Markdown("", elem_id="diversity-caption")
+            pairs = gr.Dataframe(pd.DataFrame(), interactive=False, max_height=420, wrap=True, elem_id="diversity-pairs")
+    text_tab.select(lambda: SOURCE_TEXT, None, source)
+    file_tab.select(lambda: SOURCE_FILES, None, source)
+    button.click(run_diversity, [source, pasted, upload, tokenizer, lowercase, max_order, convention],
+                 [status, summary, signature, caption, pairs], api_name="diversity")

@@ -1,0 +1,81 @@
+"""The Space's Diversity tab, without a browser: its numbers are self_bleu's and most_similar_pairs',
+pasted or uploaded, and bad input gets a message in the status line."""
+
+from __future__ import annotations
+
+import pytest
+
+from bleu_diversity import most_similar_pairs, self_bleu
+from conftest import wmt17_lines
+from space import diversity_view, inputs, layout
+
+TEXTS = ["the cat sat on the mat", "the cat sat on a mat", "a dog barked loudly", "the cat sat on the mat"]
+FORM = ("13a", False, 4, "sacrebleu")  # tokenizer, lowercase, max order, convention
+
+
+def measure(pasted=None, upload=None, form=FORM):
+    source = inputs.SOURCE_TEXT if upload is None else inputs.SOURCE_FILES
+    names = ["status", "summary", "signature", "caption", "pairs"]
+    return dict(zip(names, diversity_view.run_diversity(source, pasted, upload, *form)))
+
+
+def test_the_card_and_the_pairs_are_the_modules():
+    shown = measure("\n".join(TEXTS) + "\n\n")  # trailing blank lines are pasting, not texts
+    result = self_bleu(TEXTS)
+    assert shown["status"].visible is False
+    assert f'data-self-bleu="{result["self_bleu"]!r}"' in shown["summary"]
+    assert f"{result['pairwise_bleu']:.4f}" in shown["summary"] and f"{result['corpus_bleu']:.4f}" in shown["summary"]
+    assert shown["signature"] == result["signature"]
+    pairs = most_similar_pairs(TEXTS, diversity_view.PAIRS_SHOWN)["pairs"]
+    assert shown["pairs"]["BLEU"].tolist() == [f"{p['bleu']:.4f}" for p in pairs]
+    assert shown["pairs"][["i", "j"]].values.tolist() == [[p["i"] + 1, p["j"] + 1] for p in pairs]
+    assert shown["pairs"]["text j"].iloc[0] == "(identical)"
+
+
+def test_an_uploaded_file_and_the_nltk_convention(tmp_path):
+    path = tmp_path / "samples.txt"
+    path.write_text("\n".join(TEXTS) + "\n", encoding="utf-8")
+    shown = measure(upload=str(path), form=("none", True, 3, "nltk"))
+    expected = self_bleu(TEXTS, tokenizer="none", lowercase=True, max_order=3, convention="nltk")
+    assert f'data-self-bleu="{expected["self_bleu"]!r}"' in shown["summary"]
+    assert shown["signature"] == expected["signature"] and shown["signature"].endswith("|conv:nltk")
+
+
+def test_a_large_set_skips_the_pair_search(monkeypatch):
+    monkeypatch.setattr(diversity_view, "PAIR_SEARCH_LIMIT", 3)
+    shown = measure("\n".join(TEXTS))
+    assert shown["pairs"].empty and "4 texts make 6 pairs" in shown["caption"]
+
+
+def test_wmt17_lines_through_the_tab():
+    lines = wmt17_lines("uedin-nmt.4722.de")[:300]
+    shown = measure("\n".join(lines))
+    assert f'data-self-bleu="{self_bleu(lines)["self_bleu"]!r}"' in shown["summary"]
+    assert len(shown["pairs"]) == diversity_view.PAIRS_SHOWN
+
+
+@pytest.mark.parametrize(
+    "pasted, form, message",
+    [
+        ("only one line", FORM, "at least 2"),
+        ("", FORM, "at least 2"),
+        ("a\nb", ("13a", False, 0, "sacrebleu"), "order"),
+        ("x" * (inputs.MAX_PASTED_CHARS + 1), FORM, "Upload a file"),
+    ],
+)
+def test_bad_input_says_what_to_do(pasted, form, message):
+    shown = measure(pasted, form=form)
+    assert shown["status"].visible is True and "Cannot measure diversity" in shown["status"].value
+    assert message in shown["status"].value
+
+
+def test_no_file_uploaded():
+    status = diversity_view.run_diversity(inputs.SOURCE_FILES, "", None, *FORM)[0]
+    assert "no file uploaded" in status.value
+
+
+def test_the_page_has_the_tab():
+    demo = layout.build_demo()
+    ids = {getattr(block, "elem_id", None) for block in demo.blocks.values()}
+    assert {"diversity-tab", "diversity-texts", "diversity-button", "diversity-summary", "diversity-pairs"} <= ids
+    assert "diversity" in {dependency.get("api_name") for dependency in demo.config["dependencies"]}
