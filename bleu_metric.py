@@ -21,10 +21,19 @@ from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
+from .bleu_tokenizer_base import BaseTokenizer
+from .bleu_tokenizer_13a import Tokenizer13a
+from .bleu_tokenizer_regex import TokenizerIntl
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
+from .bleu_trainer_batches import eval_prediction_ids
+from .bleu_trainer_gather import GatheredRows
 
-HELPERS = (score_statistics, ngram_statistics, get_tokenizer)  # used through bleu_core
+# Used through bleu_core and bleu_trainer; imported here so that evaluate.load copies their modules.
+HELPERS = (
+    score_statistics, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
+    eval_prediction_ids, GatheredRows,
+)
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,

@@ -42,62 +42,38 @@ arrays on the CPU by the same code; only the summed row is kept, as for text. Th
 the model's own tokens, a fast signal during training that depends on the tokenizer, so it is
 never comparable with text BLEU (report text BLEU, with its signature).
 
-No BLEU formula lives here: decoding and cleaning, then `bleu_streaming` (over `bleu_core`); for
-ids, `bleu_tensor`'s counting, then the same accumulator.
+No BLEU formula lives here, and each job has its own piece: `bleu_trainer_batches` reads what the
+Trainer hands over (EvalPrediction, tuples, logits, decoding), `bleu_trainer_gather` decides which
+gathered rows are real examples, `bleu_streaming`'s accumulator adds up the statistics (over
+`bleu_core`); for ids, `bleu_tensor` counts them. This module composes them and checks arguments.
 """
 
 from __future__ import annotations
 
 import numbers
-import sys
-import warnings
 from typing import Any, Collection, Dict, FrozenSet, List, Sequence, Tuple
-
-import numpy as np
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import RUN_OPTION_NAMES, options_for_token_ids
-    from .bleu_inputs import is_tensor
     from .bleu_options import OPTION_NAMES, resolve_options
     from .bleu_stats import REF_LEN
     from .bleu_streaming import BleuAccumulator
     from .bleu_tensor import check_inputs, count_rows
     from .bleu_tokenizers import TokenIds
+    from .bleu_trainer_batches import IGNORE_INDEX, LogitsArgmax, clean_text, decode_ids, eval_prediction_ids
+    from .bleu_trainer_gather import GatheredRows
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import RUN_OPTION_NAMES, options_for_token_ids
-    from bleu_inputs import is_tensor
     from bleu_options import OPTION_NAMES, resolve_options
     from bleu_stats import REF_LEN
     from bleu_streaming import BleuAccumulator
     from bleu_tensor import check_inputs, count_rows
     from bleu_tokenizers import TokenIds
+    from bleu_trainer_batches import IGNORE_INDEX, LogitsArgmax, clean_text, decode_ids, eval_prediction_ids
+    from bleu_trainer_gather import GatheredRows
 
 SCALES = (1, 100)
-IGNORE_INDEX = -100  # transformers' padding value for labels and gathered predictions
-
-
-def _to_numpy(value: Any) -> np.ndarray:
-    if is_tensor(value):  # torch tensors (batch_eval_metrics hands them over on device)
-        value = value.detach().cpu().numpy()
-    return np.asarray(value)
-
-
-def _first_if_tuple(value: Any) -> Any:
-    # Models that return extra outputs (hidden states, past key values) arrive as a tuple.
-    while isinstance(value, tuple):
-        value = value[0]
-    return value
-
-
-def clean_text(text: str) -> str:
-    """Strip the ends and collapse whitespace runs (decoders leave stray spaces around specials)."""
-    return " ".join(text.split())
-
-
-def decode_ids(tokenizer: Any, ids: np.ndarray) -> List[str]:
-    """Decode a 2-D array of ids, dropping negative ids (-100 padding) and special tokens."""
-    rows = [row[row >= 0].tolist() for row in ids]
-    return [clean_text(text) for text in tokenizer.batch_decode(rows, skip_special_tokens=True)]
+EXPORTED = (clean_text, decode_ids)  # importable from here, as before the hook was split
 
 
 def check_ignore_ids(ignore_ids: Any, token_ids: bool) -> FrozenSet[int]:
@@ -110,17 +86,6 @@ def check_ignore_ids(ignore_ids: Any, token_ids: bool) -> FrozenSet[int]:
     if ids and not token_ids:
         raise ValueError("ignore_ids applies to token ids; pass token_ids=True with it, or leave it out for text")
     return frozenset(int(i) for i in ids)
-
-
-
-def _is_integer(array: Any) -> bool:
-    if is_tensor(array):
-        return not (array.is_floating_point() or array.is_complex() or str(array.dtype) == "torch.bool")
-    return np.issubdtype(array.dtype, np.integer)
-
-
-def _is_floating(array: Any) -> bool:
-    return array.is_floating_point() if is_tensor(array) else np.issubdtype(array.dtype, np.floating)
 
 
 def _special_ids(tokenizer: Any) -> FrozenSet[int]:
@@ -172,21 +137,35 @@ def _decoder_and_options(decoder: Any, options: Dict[str, Any]) -> Tuple[Any, Di
     return decoder, options
 
 
-def _last_batch_remainder() -> int | None:
-    """accelerate's count of real examples in the gathered last batch, while that batch is being
-    evaluated; None outside it (or without accelerate)."""
-    state_module = sys.modules.get("accelerate.state")
-    if state_module is None or not getattr(state_module.GradientState, "_shared_state", None):
-        return None
-    state = state_module.GradientState()
-    return state.remainder if state.end_of_dataloader and state.remainder > 0 else None
+def _check_hook_options(scale: Any, with_signature: Any, token_ids: Any, compute_options: Dict[str, Any]) -> None:
+    if not isinstance(token_ids, bool):
+        raise TypeError(f"token_ids must be True or False, not {token_ids!r}")
+    if isinstance(scale, bool) or scale not in SCALES:
+        raise ValueError(f"scale must be 1 (BLEU in 0..1) or 100 (BLEU in 0..100), not {scale!r}")
+    if not isinstance(with_signature, bool):
+        raise TypeError(f"with_signature must be True or False, not {with_signature!r}")
+    unsupported = sorted(set(compute_options) & set(RUN_OPTION_NAMES))
+    if unsupported:
+        raise ValueError(
+            f"{unsupported} cannot go into a Trainer hook, which logs corpus-level floats; "
+            "decode the predictions and call bleu.compute(...) for sentence scores or bootstrap"
+        )
+    unknown = sorted(set(compute_options) - set(OPTION_NAMES))
+    if unknown:
+        raise TypeError(
+            f"unknown option(s) {unknown}; the Trainer hook takes scale, with_signature, eval_examples, "
+            f"token_ids, ignore_ids and {list(OPTION_NAMES)}"
+        )
 
 
-def _world_size() -> int:
-    distributed = getattr(sys.modules.get("torch"), "distributed", None)
-    if distributed is None or not distributed.is_available() or not distributed.is_initialized():
-        return 1
-    return distributed.get_world_size()
+def flat_metrics(result: Dict[str, Any], scale: float) -> Dict[str, float]:
+    """The metric's result as the flat dict of floats the Trainer logs."""
+    flat = {"bleu": result["bleu"] * scale}
+    for order, precision in enumerate(result["precisions"], start=1):
+        flat[f"precision_{order}"] = precision * scale
+    for key in ("brevity_penalty", "length_ratio", "translation_length", "reference_length"):
+        flat[key] = float(result[key])
+    return flat
 
 
 class BleuComputeMetrics:
@@ -210,28 +189,9 @@ class BleuComputeMetrics:
         **compute_options: Any,
     ) -> None:
         tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
-        if not isinstance(token_ids, bool):
-            raise TypeError(f"token_ids must be True or False, not {token_ids!r}")
+        _check_hook_options(scale, with_signature, token_ids, compute_options)
         ignore_ids = check_ignore_ids(ignore_ids, token_ids)
-        if eval_examples is not None and (isinstance(eval_examples, bool) or not isinstance(eval_examples, int)
-                                          or eval_examples < 1):
-            raise ValueError(f"eval_examples must be a positive int (len(eval_dataset)) or None, not {eval_examples!r}")
-        if isinstance(scale, bool) or scale not in SCALES:
-            raise ValueError(f"scale must be 1 (BLEU in 0..1) or 100 (BLEU in 0..100), not {scale!r}")
-        if not isinstance(with_signature, bool):
-            raise TypeError(f"with_signature must be True or False, not {with_signature!r}")
-        unsupported = sorted(set(compute_options) & set(RUN_OPTION_NAMES))
-        if unsupported:
-            raise ValueError(
-                f"{unsupported} cannot go into a Trainer hook, which logs corpus-level floats; "
-                "decode the predictions and call bleu.compute(...) for sentence scores or bootstrap"
-            )
-        unknown = sorted(set(compute_options) - set(OPTION_NAMES))
-        if unknown:
-            raise TypeError(
-                f"unknown option(s) {unknown}; the Trainer hook takes scale, with_signature, eval_examples, "
-                f"token_ids, ignore_ids and {list(OPTION_NAMES)}"
-            )
+        self.gathered = GatheredRows(eval_examples)  # the duplicate-row policy
         self.token_ids = token_ids
         # Ids that are padding when scoring ids (besides every negative id, -100 among them).
         self.padding_ids: FrozenSet[int] = frozenset()
@@ -247,71 +207,45 @@ class BleuComputeMetrics:
         self.tokenizer = tokenizer
         self.scale = float(scale)
         self.with_signature = with_signature
-        self.eval_examples = eval_examples
-        self._rows_seen = 0  # rows handed over in this evaluation, padding duplicates included
-        self._warned_about_padding = False
+        self.logits_to_ids = LogitsArgmax()
         self.accumulator = BleuAccumulator(**compute_options)
         # The signature of the last result (before any: the options with one reference each).
         self.signature = self.accumulator.options.signature(1)
-        self._warned_about_logits = False
+
+    @property
+    def eval_examples(self) -> int | None:
+        return self.gathered.eval_examples
 
     def ids(self, eval_prediction: Any) -> Tuple[Any, Any]:
         """(predictions, labels) as 2-D integer ids from an `EvalPrediction` (or a pair): the first
         item of a tuple, the argmax of logits. Torch tensors stay tensors on their device when
         scoring ids, and become NumPy arrays when decoding."""
-        if isinstance(eval_prediction, (tuple, list)) and len(eval_prediction) == 2:
-            predictions, labels = eval_prediction
-        else:
-            predictions, labels = eval_prediction.predictions, eval_prediction.label_ids
-        if labels is None:
-            raise ValueError("the evaluation batch has no labels; BLEU needs references (label_ids)")
-        labels, predictions = _first_if_tuple(labels), _first_if_tuple(predictions)
-        if not (self.token_ids and is_tensor(predictions) and is_tensor(labels)):
-            labels, predictions = _to_numpy(labels), _to_numpy(predictions)
-        if predictions.ndim == 3 and _is_floating(predictions):
-            predictions = self._ids_from_logits(predictions, labels)
-        for name, array in (("predictions", predictions), ("label_ids", labels)):
-            if array.ndim != 2 or not _is_integer(array):
-                raise ValueError(
-                    f"{name} has shape {tuple(array.shape)} and dtype {array.dtype}; pass token ids of shape "
-                    "(batch, length), or logits of shape (batch, length, vocabulary)"
-                )
-        if len(predictions) != len(labels):
-            raise ValueError(f"got {len(predictions)} predictions but {len(labels)} label rows")
-        return predictions, labels
+        return eval_prediction_ids(eval_prediction, keep_tensors=self.token_ids, logits_to_ids=self.logits_to_ids)
 
     def decode(self, eval_prediction: Any) -> Tuple[List[str], List[str]]:
         """Predictions and references as clean text, from an `EvalPrediction` (or a pair)."""
         predictions, labels = self.ids(eval_prediction)
-        return decode_ids(self.tokenizer, _to_numpy(predictions)), decode_ids(self.tokenizer, _to_numpy(labels))
-
-    def _ids_from_logits(self, logits: Any, labels: Any) -> Any:
-        if not self._warned_about_logits:
-            warnings.warn(
-                "compute_metrics got logits, not generated ids: scoring their argmax (teacher-forced "
-                "predictions). Set predict_with_generate=True for BLEU of generated text.",
-                UserWarning,
-                stacklevel=3,
-            )
-            self._warned_about_logits = True
-        ids = logits.argmax(-1)  # int64, as a NumPy array or a tensor on the logits' device
-        ids[(logits == IGNORE_INDEX).all(-1)] = IGNORE_INDEX  # padding added across batches
-        if tuple(labels.shape) == tuple(ids.shape):
-            ids[labels == IGNORE_INDEX] = IGNORE_INDEX  # nothing to predict at padded label positions
-        return ids
+        return decode_ids(self.tokenizer, predictions), decode_ids(self.tokenizer, labels)
 
     def __call__(self, eval_prediction: Any, compute_result: bool = True) -> Dict[str, float]:
         predictions, labels = self.ids(eval_prediction)
-        keep = self._rows_to_keep(len(predictions), compute_result)
-        self._rows_seen += len(predictions)
-        if keep and self.token_ids:
-            rows = self.token_id_statistics(predictions[:keep], labels[:keep])
-            self.accumulator.add_statistics(rows.sum(dim=0), num_refs=1, segments=keep)
-        elif keep:
-            self.accumulator.add(decode_ids(self.tokenizer, predictions[:keep]), decode_ids(self.tokenizer, labels[:keep]))
+        keep = self.gathered.keep(len(predictions), compute_result)
+        if keep:
+            self.add(predictions[:keep], labels[:keep])
         if not compute_result:
             return {}
-        self._rows_seen = 0
+        return self.result()
+
+    def add(self, predictions: Any, labels: Any) -> None:
+        """Add a batch of 2-D ids (real examples only) to the running statistics."""
+        if self.token_ids:
+            rows = self.token_id_statistics(predictions, labels)
+            self.accumulator.add_statistics(rows.sum(dim=0), num_refs=1, segments=len(predictions))
+        else:
+            self.accumulator.add(decode_ids(self.tokenizer, predictions), decode_ids(self.tokenizer, labels))
+
+    def result(self) -> Dict[str, Any]:
+        """The flat metrics of everything added since the last result; then starts over."""
         result = self.accumulator.result()
         self.accumulator.reset()
         self.signature = result["signature"]
@@ -351,47 +285,11 @@ class BleuComputeMetrics:
     def reset(self) -> None:
         """Drop the statistics of an evaluation that stopped before its last batch."""
         self.accumulator.reset()
-        self._rows_seen = 0
-
-    def _rows_to_keep(self, rows: int, compute_result: bool) -> int:
-        """How many leading rows of this call are real examples, not padding duplicates.
-
-        Under several processes the sampler pads the last batch with the first examples again, and
-        `Seq2SeqTrainer` gathers with `accelerator.gather`, which keeps them (plain `Trainer` uses
-        `gather_for_metrics`, which drops them). The eval sampler is sequential, so the padding is
-        at the end: the rows past `eval_examples`, or, on the last batch of a streaming evaluation,
-        past accelerate's remainder of the dataloader.
-        """
-        keep = rows
-        if self.eval_examples is not None:
-            keep = max(0, min(rows, self.eval_examples - self._rows_seen))
-        remainder = _last_batch_remainder()
-        if compute_result and remainder is not None and 0 < remainder < keep:
-            keep = remainder  # the last batch of a streaming evaluation (batch_eval_metrics)
-        elif compute_result and self._rows_seen == 0 and self.eval_examples is None and _world_size() > 1:
-            self._warn_about_padding()
-        return keep
-
-    def _warn_about_padding(self) -> None:
-        if not self._warned_about_padding:
-            warnings.warn(
-                "compute_metrics runs under several processes: Seq2SeqTrainer's evaluation pads the last "
-                "batch with copies of the first examples when the evaluation set does not divide evenly, "
-                "and the score then counts them twice. Pass eval_examples=len(eval_dataset) to the hook, "
-                "or set batch_eval_metrics=True, for the one-process score.",
-                UserWarning,
-                stacklevel=3,
-            )
-            self._warned_about_padding = True
+        self.gathered.reset()
 
     def flatten(self, result: Dict[str, Any]) -> Dict[str, float]:
         """The metric's result as the flat dict of floats the Trainer logs."""
-        flat = {"bleu": result["bleu"] * self.scale}
-        for order, precision in enumerate(result["precisions"], start=1):
-            flat[f"precision_{order}"] = precision * self.scale
-        for key in ("brevity_penalty", "length_ratio", "translation_length", "reference_length"):
-            flat[key] = float(result[key])
-        return flat
+        return flat_metrics(result, self.scale)
 
 
 def make_compute_metrics(
