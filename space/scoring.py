@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from bleu_cli import with_bootstrap_fields
+from bleu_cli_render import with_bootstrap_fields
 from bleu_core import DEFAULT_BOOTSTRAP_SEED, bleu_rows, result_from_statistics, segment_statistics, statistics_of_inputs
 from bleu_options import BleuOptions, resolve_options
 
