@@ -67,7 +67,12 @@ def js_heap_mb(page) -> float:
 
 
 def axe_violations(page, rules):
-    """axe-core's violations of `rules` on the page as it is now (axe injected from the local npm copy)."""
+    """axe-core's violations of `rules` on the page once it is still (axe injected from the local npm copy).
+
+    Gradio fades a component while an event updates it and fades it back in: contrast measured
+    mid-fade is the fade's, not the page's, so the check waits for running transitions to end."""
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running' "
+                           "|| a.effect?.getTiming().iterations === Infinity)", timeout=10000)
     page.add_script_tag(path=str(AXE))
     found = page.evaluate(
         "async (rules) => (await axe.run(document, {runOnly: {type: 'rule', values: rules}})).violations", rules

@@ -1,4 +1,5 @@
-"""The Space demo's functions (app.py) and explain mode (bleu_explain.py), without a browser.
+"""The Space demo's Score tab without a browser: reading the inputs, scoring through the page, the
+MT-native output (summary line, downloads, the card), the examples and issue 20's smaller points.
 
 Oracles: `bleu_core.compute_bleu` (the metric's own path, itself checked against sacreBLEU, NLTK
 and evaluate's legacy bleu elsewhere), the core's statistics rows, and the numbers the seed
@@ -9,61 +10,18 @@ for the evaluate docs' coffee example (seed 003).
 
 from __future__ import annotations
 
-import html
 import math
-import random
-import re
 
 import pytest
 import sacrebleu
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from space import compare_tab, compare_view, examples, handlers, inputs, layout, options, render, scoring, store
+from space import compare_view, examples, handlers, inputs, layout, options, render, scoring
 import bleu_explain
 from bleu_core import compute_bleu, segment_statistics
 from bleu_options import resolve_options
-from bleu_stats import matches_of, totals_of
+from bleu_stats import matches_of
 from conftest import wmt17_lines
-
-CAT = "the cat the cat on the mat"
-CAT_REFS = ["the cat is on the mat", "there is a cat on the mat"]
-# tokenizer, lowercase, max order, weights, smooth, smooth value, ref length, effective order
-DEFAULT_FORM = ("13a", False, 4, "", "none", "", "closest", False)
-NONE_FORM = ("none", False, 4, "", "none", "", "closest", False)
-
-
-def score_text(predictions_text, references_text, form=DEFAULT_FORM, bootstrap=()):
-    """run_score's outputs by name (a fresh session: no earlier result)."""
-    outputs = handlers.run_score(None, inputs.SOURCE_TEXT, predictions_text, references_text, None, None, *form, *bootstrap)
-    return handlers.named(outputs)
-
-
-def stored(key):
-    """The scored corpus a session's state names."""
-    scored = store.STORE.get(key)
-    assert scored is not None
-    return scored
-
-
-def run_compare(systems_text, references_text, method="bootstrap", samples=None, seed="", form=DEFAULT_FORM, baseline=None):
-    """The Compare tab's outputs by name, for pasted systems."""
-    outputs = compare_tab.run_compare(None, inputs.SOURCE_TEXT, systems_text, references_text, None, None, baseline,
-                                      method, samples, seed, *form)
-    named = dict(zip(compare_tab.COMPARE_OUTPUTS, outputs))
-    named["table"] = html_table(named["table"])
-    return named
-
-
-def html_table(page):
-    """The rows of an HTML table as a DataFrame of its cell texts."""
-    import pandas as pd
-
-    def cells(row, tag):
-        return [html.unescape(cell) for cell in re.findall(rf"<{tag}>(.*?)</{tag}>", row)]
-
-    rows = re.findall(r"<tr>(.*?)</tr>", page)
-    return pd.DataFrame([cells(row, "td") for row in rows[1:]], columns=cells(rows[0], "th")) if rows else pd.DataFrame()
+from space_calls import CAT, CAT_REFS, DEFAULT_FORM, NONE_FORM, score_text, run_compare
 
 
 # ------------------------------------------------------------------ reading inputs
@@ -114,69 +72,6 @@ def test_bad_files_give_clear_messages(tmp_path):
         inputs.load_inputs(inputs.SOURCE_FILES, "x", "x", None, None)
     with pytest.raises(ValueError, match="no reference file uploaded"):
         inputs.load_inputs(inputs.SOURCE_FILES, "", "", str(latin), [])
-
-
-def test_form_options_become_the_metrics_keyword_arguments():
-    assert inputs.parse_weights(" 0.5, 0.3 0.2 ") == [0.5, 0.3, 0.2]
-    assert inputs.parse_weights("  ") is None
-    with pytest.raises(ValueError, match="not numbers"):
-        inputs.parse_weights("half half")
-    kwargs = inputs.option_kwargs("none", True, 3, "", "floor", " 0.2 ", "shortest", True)
-    assert kwargs == {"tokenizer": "none", "lowercase": True, "max_order": 3, "smooth": "floor",
-                      "smooth_value": 0.2, "ref_length": "shortest", "effective_order": True}
-    # Given weights set the order, so the slider cannot contradict them.
-    assert "max_order" not in inputs.option_kwargs("13a", False, 4, "0.5 0.5", "none", "", "closest", False)
-    with pytest.raises(ValueError, match="smoothing value 'abc' is not a number"):
-        inputs.option_kwargs("13a", False, 4, "", "floor", "abc", "closest", False)
-
-
-@pytest.mark.parametrize("value", [9, 0, 2.5, "x", None, -1])
-def test_an_order_outside_the_form_range_is_refused_not_rounded(value):
-    with pytest.raises(ValueError, match="max n-gram order .* is not a whole number from 1 to 8"):
-        inputs.option_kwargs("13a", False, value, "", "none", "", "closest", False)
-    out = score_text("a b", "a b", ("13a", False, value, "", "none", "", "closest", False))
-    assert "is not a whole number from 1 to 8" in out["status"].value
-
-
-def test_the_order_box_shows_the_order_the_weights_set():
-    out = score_text("a b c", "a b c", ("13a", False, 4, "0.5, 0.5", "none", "", "closest", False))
-    assert out["max_order"] == 2 and "|order:2|" in out["signature"]
-    assert score_text("a b c", "a b c", ("13a", False, 3.0, "", "none", "", "closest", False))["max_order"] == 3
-
-
-def test_bootstrap_options_give_the_metrics_confidence_interval():
-    hypothesis = wmt17_lines("uedin-nmt.4722.de")[:400]
-    reference = wmt17_lines("newstest2017-ende.ref.de")[:400]
-    outputs = score_text("\n".join(hypothesis), "\n".join(reference), bootstrap=(200, "7"))
-    expected = compute_bleu(hypothesis, [[r] for r in reference], bootstrap_samples=200, bootstrap_seed=7)
-    assert outputs["json"] == expected and "bleu_ci_low" in expected
-    # One meaning per box, on both tabs: blank seed is sacreBLEU's 12345 (the metric's default), `none` is fresh.
-    assert inputs.parse_bootstrap(0, "") == (0, 12345) and inputs.parse_bootstrap("1000", 12) == (1000, 12)
-    assert inputs.parse_bootstrap("", " None ") == (0, None) and inputs.parse_bootstrap(None, "12345") == (0, 12345)
-    blank = score_text("\n".join(hypothesis), "\n".join(reference), bootstrap=(200, ""))
-    assert blank["json"] == compute_bleu(hypothesis, [[r] for r in reference], bootstrap_samples=200)
-    for samples, seed, message in [(1.5, "", "bootstrap resamples 1.5"), (10, "abc", "seed 'abc'"),
-                                   (10**6, "", "more than the page allows")]:
-        with pytest.raises(ValueError, match=message):
-            inputs.parse_bootstrap(samples, seed)
-
-
-def test_sentence_level_smoothers_warn_where_they_are_chosen():
-    for method in ("method5", "method7"):
-        value_box, note = options.smooth_value_hint(method)
-        assert note.visible is True and "sentence-level smoother" in note.value and "0.3714" in note.value
-    assert options.smooth_value_hint("exp")[1].visible is False
-    assert options.smooth_value_hint("none")[0].interactive is False
-
-
-def test_every_tokenizer_and_smoothing_in_the_form_is_one_the_core_accepts():
-    from bleu_tokenizers import TOKENIZERS
-
-    assert [value for _, value in options.TOKENIZER_CHOICES] == list(TOKENIZERS)  # a new tokenizer is listed
-    for _, tokenizer in options.TOKENIZER_CHOICES:
-        for _, smooth in options.SMOOTH_CHOICES:
-            resolve_options(**inputs.option_kwargs(tokenizer, False, 4, "", smooth, "", "closest", False))
-
 
 # ------------------------------------------------------------------ scoring through the page
 
@@ -259,18 +154,6 @@ def test_a_segment_too_long_to_count_shows_the_cores_sums_without_tables():
     assert "n-grams not listed" in page and f"p1 = {expected[2]}/{expected[6]}" in page and len(page) < 200_000
 
 
-def test_scoring_does_not_render_explain_mode_and_state_is_released():
-    out = score_text(CAT, "\n---\n".join(CAT_REFS), NONE_FORM)
-    assert "Pick a segment" in out["explain"]
-    key = out["state"]
-    texts = stored(key).texts.path
-    assert isinstance(key, str) and texts.exists()  # the session holds a key; the texts are on disk
-    handlers.release_state(key)
-    assert store.STORE.get(key) is None and not texts.exists()
-    assert store.EXPIRED in handlers.run_explain(key, 1) and handlers.run_page(key, 1, "segment")[1] == store.EXPIRED
-    handlers.release_state(None)
-
-
 def test_a_paste_past_the_limit_points_to_upload():
     big = "a\n" * (inputs.MAX_PASTED_CHARS // 2 + 1)
     out = score_text(big, big)
@@ -350,138 +233,6 @@ def test_wmt17_system_scores_through_the_page_as_the_module_does():
     assert out["json"] == compute_bleu(hypothesis, [[r] for r in reference])
     assert "of **3,004**" in out["segments_caption"] and len(out["segments"]) == scoring.PAGE_ROWS
 
-
-# ------------------------------------------------------------------ explain mode
-
-
-def seed_explanation(**options):
-    return bleu_explain.explain_segment(CAT, CAT_REFS, resolve_options(tokenizer="none", **options))
-
-
-def test_explain_table_is_the_seeds_clipping_table():
-    explanation = seed_explanation()
-    unigrams = {row.text: (row.count, row.max_ref_count, row.clipped) for row in explanation.tables[0].rows}
-    # seed 000: the 3 -> clipped to 2, cat 2 -> 1, on 1, mat 1.
-    assert unigrams == {"the": (3, 2, 2), "cat": (2, 1, 1), "on": (1, 1, 1), "mat": (1, 1, 1)}
-    assert [(t.clipped_total, t.total) for t in explanation.tables] == [(5, 7), (4, 6), (2, 5), (1, 4)]
-    assert [t.precision for t in explanation.tables] == [5 / 7, 4 / 6, 2 / 5, 1 / 4]
-    assert [bleu_explain.precision_arithmetic(t) for t in explanation.tables] == [
-        "p1 = 5/7 = 0.7143", "p2 = 4/6 = 0.6667", "p3 = 2/5 = 0.4", "p4 = 1/4 = 0.25"]
-    assert explanation.reference_lengths == [6, 7] and explanation.effective_reference_length == 7
-    assert bleu_explain.brevity_penalty_arithmetic(explanation) == "c = 7 ≥ r = 7, so BP = 1 (no penalty)"
-    assert bleu_explain.bleu_arithmetic(explanation).endswith("= 0.4671")
-    assert explanation.score.bleu == compute_bleu([CAT], [CAT_REFS], tokenizer="none")["bleu"]
-
-
-def test_explain_brevity_penalty_and_shortest_reference_arithmetic():
-    short = bleu_explain.explain_segment("the cat sat on the", ["the cat sat on the mat"], resolve_options(tokenizer="none"))
-    assert bleu_explain.brevity_penalty_arithmetic(short) == "c = 5 < r = 6, so BP = exp(1 − r/c) = exp(1 − 6/5) = 0.8187"
-    shortest = seed_explanation(ref_length="shortest")
-    assert bleu_explain.reference_length_choice(shortest) == "r = 6: the shortest of the reference lengths 6, 7"
-
-
-def test_explain_the_papers_candidates_gives_the_papers_fractions():
-    _, row = next(item for item in examples.EXAMPLES if item[0].startswith("Paper"))
-    predictions_text, references_text, *form = row
-    outputs = handlers.run_example(None, predictions_text, references_text, *form)
-    scored = stored(handlers.named(outputs[2:])["state"])
-    first = bleu_explain.explain_segment(*scored.segment(0), scored.options)
-    second = bleu_explain.explain_segment(*scored.segment(1), scored.options)
-    # seed 001: modified unigram precision 17/18 vs 8/14, bigram 10/17 vs 1/13.
-    assert [(t.clipped_total, t.total) for t in first.tables[:2]] == [(17, 18), (10, 17)]
-    assert [(t.clipped_total, t.total) for t in second.tables[:2]] == [(8, 14), (1, 13)]
-    the = next(r for r in first.tables[0].rows if r.text == "the")
-    assert (the.count, the.max_ref_count, the.clipped) == (3, 4, 3)
-
-
-def test_explain_notes_smoothing_and_the_extra_order_method7_reads():
-    explanation = bleu_explain.explain_segment("you are ready ?", ["are you ready ?"], resolve_options(smooth="method7"))
-    assert len(explanation.tables) == 5 and explanation.tables[4].precision is None
-    assert bleu_explain.precision_arithmetic(explanation.tables[2]).startswith("p3 = 0/2 → ")
-    assert explanation.score.bleu == compute_bleu(["you are ready ?"], ["are you ready ?"], smooth="method7")["bleu"]
-
-
-def test_explain_refuses_a_row_that_disagrees_with_its_tables():
-    options = resolve_options(tokenizer="none")
-    row = segment_statistics([CAT], [CAT_REFS], options)[0].copy()
-    bleu_explain.explain_segment(CAT, CAT_REFS, options, row=row)
-    matches_of(row, options.orders)[1] += 1
-    with pytest.raises(RuntimeError, match="explain mode counted 4/6 2-grams but the core counted 5/6"):
-        bleu_explain.explain_segment(CAT, CAT_REFS, options, row=row)
-
-
-def assert_tables_match_core(prediction, references, options):
-    row = segment_statistics([prediction], [references], options)[0]
-    explanation = bleu_explain.explain_segment(prediction, references, options)
-    assert [t.clipped_total for t in explanation.tables] == matches_of(row, options.orders).tolist()
-    assert [t.total for t in explanation.tables] == totals_of(row, options.orders).tolist()
-    assert explanation.hypothesis_length == row[0] and explanation.effective_reference_length == row[1]
-    for table in explanation.tables:
-        for item in table.rows:
-            assert item.clipped == min(item.count, item.max_ref_count)
-
-
-WORDS = st.sampled_from(["the", "cat", "mat", "on", "a", "is", "The", "cat.", "1,000", "-", "猫", "!"])
-SENTENCE = st.lists(WORDS, max_size=12).map(" ".join)
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    prediction=SENTENCE,
-    references=st.lists(SENTENCE, min_size=1, max_size=3),
-    tokenizer=st.sampled_from(sorted(v for _, v in options.TOKENIZER_CHOICES)),
-    lowercase=st.booleans(),
-    max_order=st.integers(1, 5),
-    smooth=st.sampled_from(["none", "method5", "method7"]),
-    ref_length=st.sampled_from(["closest", "shortest"]),
-)
-def test_explain_tables_equal_the_cores_statistics_row(prediction, references, tokenizer, lowercase, max_order, smooth, ref_length):
-    options = resolve_options(tokenizer=tokenizer, lowercase=lowercase, max_order=max_order, smooth=smooth,
-                              ref_length=ref_length)
-    assert_tables_match_core(prediction, references, options)
-
-
-def test_explain_tables_equal_the_core_on_real_wmt17_segments():
-    hypothesis = wmt17_lines("uedin-nmt.4722.de")
-    reference = wmt17_lines("newstest2017-ende.ref.de")
-    picks = random.Random(7).sample(range(len(hypothesis)), 150)
-    for tokenizer in ("13a", "intl"):
-        options = resolve_options(tokenizer=tokenizer)
-        stats = segment_statistics(hypothesis, [[r] for r in reference], options)
-        for index in picks:
-            explanation = bleu_explain.explain_segment(hypothesis[index], [reference[index]], options, row=stats[index])
-            assert [t.clipped_total for t in explanation.tables] == matches_of(stats[index], 4).tolist()
-
-
-def test_explain_view_html_escapes_text_and_handles_out_of_range_segments():
-    scored = scoring.score_corpus(["<b>bold</b> & co"], [["<b>bold</b>"]], {"tokenizer": "none"})
-    page = render.explain_number(scored, 1)
-    assert "&lt;b&gt;bold&lt;/b&gt;" in page and "<b>bold</b>" not in page
-    # The headline is the Per segment table's number (sacreBLEU's sentence_bleu); the corpus options' is labelled.
-    oracle = sacrebleu.BLEU(tokenize="none", effective_order=True).sentence_score("<b>bold</b> & co", ["<b>bold</b>"])
-    assert f'id="explain-bleu">{oracle.score / 100:.4f}<' in page and f"{scored.sentence_bleu[0]:.4f}" in page
-    assert 'id="explain-corpus-bleu">0.0000<' in page  # no bigram matches, unsmoothed
-    assert "Pick a segment between 1 and 1" in render.explain_number(scored, 5)
-    assert "Pick a segment between 1 and 1" in render.explain_number(scored, 0)
-    assert "Score something first" in render.explain_number(None, 1)
-
-
-def test_clicking_a_table_row_explains_that_segment_even_after_sorting():
-    import gradio as gr
-
-    scored = scoring.score_corpus(["a b c d", "x y"], [["a b c d"], ["x z"]], {"tokenizer": "none"})
-    # A sorted table: the clicked row sits at position 0 but is segment 2.
-    event = gr.SelectData(None, {"index": [0, 1], "value": 0.0, "row_value": [2, 0.0, 2, 2, "x y", "x z"]})
-    number, page, tabs = handlers.pick_segment(store.STORE.put(scored), event)
-    assert number == 2 and "Segment 2" in page and tabs.selected == "explain"
-
-
-def test_the_page_builds_with_its_components():
-    demo = layout.build_demo()
-    ids = {getattr(block, "elem_id", None) for block in demo.blocks.values()}
-    assert {"predictions", "references", "score-button", "score-view", "explain-html", "signature", "segments"} <= ids
-
-
 # ------------------------------------------------------------------ MT-native output
 
 
@@ -538,223 +289,6 @@ def test_score_card_carries_both_scales_precisions_and_the_interval():
     assert f"μ = {expected['bleu_bootstrap_mean']:.4f} ± {half:.4f}" in card
     assert f"95% interval {expected['bleu_ci_low']:.4f}–{expected['bleu_ci_high']:.4f}" in card
     assert "bootstrap, 100 resamples, seed 3" in card
-
-
-# ------------------------------------------------------------------ Compare systems
-
-
-def test_compare_tab_gives_bleu_compare_numbers_and_the_segments_that_differ_most():
-    from bleu_compare import compare
-
-    reference = wmt17_lines("newstest2017-ende.ref.de")[:200]
-    first, second = wmt17_lines("uedin-nmt.4722.de")[:200], wmt17_lines("online-B.0.de")[:200]
-    out = run_compare("\n".join(first) + "\n\n===\n\n" + "\n".join(second), "\n".join(reference), samples=200,
-                      seed="7", baseline="system 2")
-    expected = compare({"system 1": first, "system 2": second}, [[r] for r in reference], samples=200, seed=7,
-                       baseline="system 2")
-    assert out["status"].visible is False
-    table = out["table"]
-    assert table["system"].tolist() == ["system 2", "system 1"]  # the chosen baseline first
-    assert table["BLEU"].tolist() == [f"{100 * row['bleu']:.2f}" for row in expected["systems"]]
-    assert table["p-value"].tolist() == ["baseline", f"{expected['systems'][1]['p_value']:.4f}"]
-    assert table["μ ± ci (95%)"].iloc[1] == f"{100 * expected['systems'][1]['mean']:.2f} ± {100 * expected['systems'][1]['ci']:.2f}"
-    assert out["plot"].count('class="ci-row"') == 2 and expected["signature"] in out["caption"]
-    # The differences: system 1 against the baseline, largest first, with the reference and both outputs.
-    oracle = {name: [sacrebleu.BLEU(effective_order=True).sentence_score(h, [r]).score / 100 for h, r in zip(lines, reference)]
-              for name, lines in (("system 1", first), ("system 2", second))}
-    gaps = [a - b for a, b in zip(oracle["system 1"], oracle["system 2"])]
-    assert out["against"].choices == [("system 1", "system 1")] and out["against"].value == "system 1"
-    compared = stored(out["state"])
-    frame = compare_view.differences_frame(compared, "system 1")
-    top = int(frame["#"].iloc[0]) - 1
-    assert abs(gaps[top]) == pytest.approx(max(abs(g) for g in gaps), abs=1e-12)
-    assert frame["difference"].iloc[0] == pytest.approx(gaps[top], abs=1e-12)
-    assert frame["references"].iloc[0] == [reference[top]]
-    assert (frame["output system 2"].iloc[0], frame["output system 1"].iloc[0]) == (second[top], first[top])
-    view = out["differences"]
-    assert view.index(f"segment {top + 1:,}") < view.index(f"{gaps[top]:+.4f}") < view.index(html.escape(reference[top]))
-    assert html.escape(first[top]) in view and html.escape(second[top]) in view
-    assert compare_tab.show_differences(out["state"], "system 1") == view
-
-
-def test_compare_tab_explains_bad_input():
-    status = run_compare("a b", "a b")["status"]
-    assert status.visible is True and "paste two or more systems" in status.value
-    status = run_compare("a\n===\nb\nc", "a", method="ar")["status"]
-    assert "Cannot compare" in status.value and "system 'system 2'" in status.value
-    status = run_compare("a\n===\nb", "a", baseline="system 9")["status"]
-    assert "baseline 'system 9' is not one of the systems" in status.value
-    for samples, message in [(0, "samples 0 is not a whole number >= 1"), (10**6, "more than the page allows")]:
-        assert message in run_compare("a\n===\nb", "a", samples=samples)["status"].value
-
-
-def test_compare_samples_and_seed_boxes_mean_what_they_show():
-    """Issue 20, point 5: the samples box shows the number used (1,000 resamples, 10,000 trials), the seed
-    box 12345 (blank is the same), `none` draws fresh randomness; as sacreBLEU's CLI."""
-    from bleu_compare import compare
-
-    assert compare_tab.default_samples("bootstrap") == 1000 and compare_tab.default_samples("ar") == 10000
-    assert compare_view.parse_test_samples(None, "ar") == 10000 and compare_view.parse_test_samples("", "bootstrap") == 1000
-    reference = wmt17_lines("newstest2017-ende.ref.de")[:120]
-    first, second = wmt17_lines("uedin-nmt.4722.de")[:120], wmt17_lines("KIT.4950.de")[:120]
-    pasted = "\n".join(first) + "\n===\n" + "\n".join(second)
-    expected = compare({"system 1": first, "system 2": second}, [[r] for r in reference], method="ar")
-    for seed in ("", "12345"):
-        out = run_compare(pasted, "\n".join(reference), method="ar", samples=10000, seed=seed)
-        assert out["table"]["p-value"].iloc[1] == f"{expected['systems'][1]['p_value']:.4f}"
-        assert "approximate randomization, 10,000 trials, seed 12345" in out["caption"]
-    fresh = run_compare(pasted, "\n".join(reference), samples=50, seed="none")
-    assert "seed none" in fresh["caption"] and "|seed:none" in fresh["caption"]
-
-
-def test_a_paired_test_on_few_segments_is_shown_with_a_warning():
-    one = run_compare("a b c\n===\na b d", "a b c")
-    assert one["status"].visible is True and "Only 1 segment" in one["status"].value
-    assert "0.0010 here is only the smallest the test can report" in one["status"].value
-    assert "1 segment;" in one["caption"] and "1 segments" not in one["caption"] + one["differences"]
-    assert "The 1 segment where" in one["differences"]
-    reference = wmt17_lines("newstest2017-ende.ref.de")[:40]
-    few = run_compare("\n".join(wmt17_lines("uedin-nmt.4722.de")[:40]) + "\n===\n" + "\n".join(reference[::-1]),
-                      "\n".join(reference))
-    assert "Only 40 segments" in few["status"].value and "rough" in few["status"].value
-    many = run_compare("\n".join(wmt17_lines("uedin-nmt.4722.de")[:100]) + "\n===\n" + "\n".join(wmt17_lines("KIT.4950.de")[:100]),
-                       "\n".join(wmt17_lines("newstest2017-ende.ref.de")[:100]))
-    assert many["status"].visible is False
-
-
-def test_interval_plot_fits_its_axis_to_the_systems_and_has_ticks():
-    """Issue 20, point 4: four systems at 26.0-26.6 were 5 px apart on a 0-based axis, their bars hidden."""
-    rows = [{"name": n, "bleu": b, "mean": b, "ci": 0.0065, "p_value": None}
-            for n, b in [("A", 0.2600), ("B", 0.2620), ("C", 0.2640), ("D", 0.2660)]]
-    plot = compare_view.interval_html({"systems": rows})
-    ticks = [float(value) for value in re.findall(r'class="ci-tick" style="left:[\d.]+%">([\d.]+)<', plot)]
-    assert len(ticks) >= 3 and ticks[0] > 20 and ticks[-1] < 30  # not 0 to 100
-    dots = [float(x) for x in re.findall(r'class="ci-dot" style="left:([\d.]+)%"', plot)]
-    assert dots == sorted(dots) and min(b - a for a, b in zip(dots, dots[1:])) > 8  # 0.2 apart: 8% of the track
-    assert all(0 <= x <= 100 for x in dots)
-    assert compare_view.nice_ticks(25.2, 27.4) == [25.5, 26.0, 26.5, 27.0]
-
-
-def test_baseline_menu_follows_the_systems_in_the_form(tmp_path):
-    menu = compare_tab.baseline_choices(inputs.SOURCE_TEXT, "a\n===\nb\n===\nc", None, None)
-    assert [value for _, value in menu.choices] == ["system 1", "system 2", "system 3"] and menu.value == "system 1"
-    assert compare_tab.baseline_choices(inputs.SOURCE_TEXT, "a\n===\nb\n===\nc", None, "system 3").value == "system 3"
-    files = []
-    for name in ("uedin.txt", "kit.txt"):
-        (tmp_path / name).write_text("x\n", encoding="utf-8")
-        files.append(str(tmp_path / name))
-    menu = compare_tab.baseline_choices(inputs.SOURCE_FILES, "", files, "system 3")
-    assert [value for _, value in menu.choices] == ["uedin.txt", "kit.txt"] and menu.value == "uedin.txt"
-
-
-def test_a_new_upload_replaces_the_files_in_the_browser_without_a_request():
-    """Issue 20, point 4: Gradio appends a second upload to a multiple-file field (5 systems, not 3). The
-    replacement runs in the browser (a JS-only event), so Score right after an upload does not wait for
-    the server; the browser tests upload twice."""
-    from space.uploads import KEEP_LATEST_JS
-
-    demo = layout.build_demo()
-    by_elem = {getattr(block, "elem_id", None): block._id for block in demo.blocks.values()}
-    for field in ("reference-files", "compare-system-files", "compare-reference-files"):
-        uploads = [d for d in demo.config["dependencies"] if [by_elem[field], "upload"] in [list(x) for x in d["targets"]]]
-        assert len(uploads) == 1 and uploads[0]["backend_fn"] is False and "list.slice(before.length)" in uploads[0]["js"]
-    assert "FIELD" in KEEP_LATEST_JS
-
-
-# ------------------------------------------------------------------ options (issue 20, point 1)
-
-
-def test_the_options_header_states_the_options_in_force():
-    assert options.options_header(*options.DEFAULT_FORM) == "Options: tokenizer 13a, order 4, no smoothing (the defaults)"
-    bigram = ("13a", True, 4, "0.5, 0.5", "none", "", "closest", False)
-    assert options.options_header(*bigram) == (
-        "Options: tokenizer 13a, order 2, no smoothing, lowercased (changed from the defaults)")
-    assert options.options_header("none", False, 3, "", "floor", "0.2", "shortest", True) == (
-        "Options: tokenizer none, order 3, smoothing floor 0.2, shortest reference length, effective order "
-        "(changed from the defaults)")
-    assert options.options_header("13a", False, 9, "", "none", "", "closest", False).startswith("Options: ⚠️ max n-gram order")
-    assert options.reset_form() == options.DEFAULT_FORM
-
-
-def test_an_example_with_its_own_options_opens_them_and_the_card_states_them():
-    label, row = next(item for item in examples.EXAMPLES if item[0].startswith("Bigram BLEU"))
-    outputs = handlers.named(handlers.run_example(None, *row)[2:])
-    assert outputs["options"].open is True and "lowercased" in outputs["options"].label
-    assert "Scored with: tokenizer 13a, order 2, no smoothing, lowercased" in outputs["score_view"]
-    assert "(not the defaults)" in outputs["score_view"]
-    _, plain = next(item for item in examples.EXAMPLES if item[0].startswith("evaluate docs: coffee"))
-    coffee = handlers.named(handlers.run_example(None, *plain)[2:])
-    assert coffee["options"].open is True  # shortest reference length is not the default either
-    _, cat = examples.EXAMPLES[0]
-    cat_outputs = handlers.named(handlers.run_example(None, *cat)[2:])
-    assert cat_outputs["options"].open is True  # tokenizer none is not the default either
-    default = score_text("a b c d", "a b c d")
-    assert "Scored with: tokenizer 13a, order 4, no smoothing" in default["score_view"]
-    assert "not the defaults" not in default["score_view"]
-
-
-def test_each_tab_scores_with_its_own_options():
-    """An example on the Score tab sets the Score tab's options only: Compare reads its own panel."""
-    demo = layout.build_demo()
-    blocks = demo.blocks
-    by_elem = {getattr(block, "elem_id", None): block._id for block in blocks.values()}
-    dependencies = demo.config["dependencies"]
-    def inputs_of(button):
-        return next(d["inputs"] for d in dependencies if [by_elem[button], "click"] in [list(x) for x in d["targets"]])
-    score_options = {by_elem[name] for name in ("tokenizer", "lowercase", "max-order", "weights", "smooth")}
-    compare_options = {by_elem["compare-" + name] for name in ("tokenizer", "lowercase", "max-order", "weights", "smooth")}
-    assert score_options <= set(inputs_of("score-button")) and not score_options & set(inputs_of("compare-button"))
-    assert compare_options <= set(inputs_of("compare-button"))
-
-
-# ------------------------------------------------------------------ explain (issue 20, point 3)
-
-
-def test_explain_shows_the_per_segment_number_and_labels_the_corpus_options_one():
-    hypothesis = wmt17_lines("uedin-nmt.4722.de")
-    reference = wmt17_lines("newstest2017-ende.ref.de")
-    out = score_text("\n".join(hypothesis), "\n".join(reference))
-    scored = stored(out["state"])
-    for number in (1245, 1, 17, 3004):
-        page = handlers.run_explain(out["state"], number)
-        table = scored.sentence_bleu[number - 1]
-        oracle = sacrebleu.BLEU(effective_order=True).sentence_score(hypothesis[number - 1], [reference[number - 1]])
-        assert table == pytest.approx(oracle.score / 100, rel=1e-12)
-        assert f'id="explain-bleu">{table:.4f}<' in page
-        alone = compute_bleu([hypothesis[number - 1]], [reference[number - 1]])["bleu"]
-        assert f'id="explain-corpus-bleu">{alone:.4f}<' in page and "the Per segment table's number" in page
-    # Segment 1245: 0.0925 in the table, 0.0000 under the corpus options (the issue's report), both labelled.
-    page = handlers.run_explain(out["state"], 1245)
-    assert 'id="explain-bleu">0.0925<' in page and 'id="explain-corpus-bleu">0.0000<' in page
-
-
-# ------------------------------------------------------------------ memory (issue 20, point 7)
-
-
-def test_a_session_keeps_statistics_rows_not_texts():
-    hypothesis = wmt17_lines("uedin-nmt.4722.de")
-    reference = wmt17_lines("newstest2017-ende.ref.de")
-    scored = stored(score_text("\n".join(hypothesis), "\n".join(reference))["state"])
-    assert not any(isinstance(value, (list, str)) for value in vars(scored).values())
-    assert store.memory_bytes(scored) < 400_000  # 3,004 segments: rows and offsets, about 0.35 MB
-    assert store.disk_bytes(scored) == sum(len(line.encode()) for line in hypothesis + reference)
-    assert scored.segment(1244) == (hypothesis[1244], [reference[1244]])
-
-
-def test_the_store_is_bounded_and_drops_the_least_recently_used():
-    bounded = store.ResultStore(max_memory=3 * store.ENTRY_OVERHEAD_BYTES + 3000, max_disk=10**9)
-    entries = [scoring.score_corpus([f"a b {i}"], [[f"a b {i}"]], {"tokenizer": "13a"}) for i in range(5)]
-    keys = [bounded.put(entry) for entry in entries]
-    assert len(bounded) == 3 and bounded.memory <= bounded.max_memory
-    assert bounded.get(keys[0]) is None and not entries[0].texts.path.exists()  # dropped, file deleted
-    assert bounded.get(keys[2]) is entries[2]  # touched: now the most recent
-    bounded.put(scoring.score_corpus(["x"], [["x"]], {"tokenizer": "13a"}))
-    assert bounded.get(keys[3]) is None and bounded.get(keys[2]) is entries[2]
-    by_disk = store.ResultStore(max_memory=10**9, max_disk=10)
-    first = by_disk.put(scoring.score_corpus(["aaaa"], [["bbbb"]], {}))
-    by_disk.put(scoring.score_corpus(["cccc"], [["dddd"]], {}))
-    assert by_disk.get(first) is None and len(by_disk) == 1 and by_disk.disk == 8
-
 
 # ------------------------------------------------------------------ smaller points (issue 20, point 8)
 

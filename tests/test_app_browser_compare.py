@@ -62,13 +62,15 @@ def test_compare_is_readable_with_a_chosen_baseline(app_url, browser, viewport):
     open_compare(page)
     upload(page, "#compare-system-files", [WMT17 / name for name in FOUR])
     upload(page, "#compare-reference-files", [WMT17_REFERENCE])
-    page.wait_for_function("() => document.querySelector('#compare-baseline input').value === 'uedin-nmt.4722.de'")
+    # The baseline menu lists the uploads (the first one chosen); pick another.
+    page.wait_for_function("(names) => names.includes(document.querySelector('#compare-baseline input').value)", arg=FOUR)
     choose(page, "compare-baseline", "online-B.0.de")
     compare_and_wait(page)
-    expected = compare(systems, reference, baseline="online-B.0.de")
 
     rows = page.locator("#compare-results tbody tr").all_inner_texts()
-    assert rows[0].split("\t")[0] == "online-B.0.de" and rows[0].split("\t")[-1] == "baseline"
+    names = [row.split("\t")[0] for row in rows]  # the baseline first, then the others as uploaded
+    assert names[0] == "online-B.0.de" and sorted(names) == sorted(FOUR) and rows[0].split("\t")[-1] == "baseline"
+    expected = compare({name: systems[name] for name in names}, reference, baseline="online-B.0.de")
     for text, row in zip(rows, expected["systems"]):
         cells = text.split("\t")
         assert cells == [row["name"], f"{100 * row['bleu']:.2f}", f"{100 * row['mean']:.2f} ± {100 * row['ci']:.2f}",
@@ -85,12 +87,13 @@ def test_compare_is_readable_with_a_chosen_baseline(app_url, browser, viewport):
         box = bar.bounding_box()
         assert box["width"] >= 25 and box["height"] >= 8, box  # μ ± ci visible around the 3 px tick
 
-    # The segments where uedin-nmt (first of the others) differs most from the baseline: on screen.
-    assert page.locator("#compare-against input").input_value() == "uedin-nmt.4722.de"
+    # The segments where the first of the others differs most from the baseline: on screen.
+    other = names[1]
+    assert page.locator("#compare-against input").input_value() == other
     baseline_scores = [sacrebleu.BLEU(effective_order=True).sentence_score(h, [r]).score / 100
                        for h, r in zip(systems["online-B.0.de"], reference)]
     other_scores = [sacrebleu.BLEU(effective_order=True).sentence_score(h, [r]).score / 100
-                    for h, r in zip(systems["uedin-nmt.4722.de"], reference)]
+                    for h, r in zip(systems[other], reference)]
     gaps = [b - a for a, b in zip(baseline_scores, other_scores)]
     top = max(range(len(gaps)), key=lambda i: (abs(gaps[i]), -i))
     first = page.locator("#compare-diff-list .diff-row").first
@@ -98,21 +101,25 @@ def test_compare_is_readable_with_a_chosen_baseline(app_url, browser, viewport):
     assert f"segment {top + 1:,}" in head and f"{gaps[top]:+.4f}" in head
     labels = first.locator(".diff-label").all_inner_texts()
     texts = first.locator(".diff-text").evaluate_all("rows => rows.map(row => row.lastChild.textContent)")
-    assert [label.lower() for label in labels] == ["reference", "online-b.0.de", "uedin-nmt.4722.de"]
-    assert texts == [reference[top], systems["online-B.0.de"][top], systems["uedin-nmt.4722.de"][top]]
+    assert [label.lower() for label in labels] == ["reference", "online-b.0.de", other.lower()]
+    assert texts == [reference[top], systems["online-B.0.de"][top], systems[other][top]]
     for part in [first.locator(".diff-delta"), *first.locator(".diff-text").all()]:
         box = part.bounding_box()
         assert box["x"] + box["width"] <= viewport["width"] + 0.5  # nothing pushed off-screen
-    choose(page, "compare-against", "KIT.4950.de")
-    page.wait_for_function("() => document.querySelector('#compare-diff-list .diff-caption').innerText.includes('KIT')")
+    choose(page, "compare-against", names[2])
+    page.wait_for_function("(name) => document.querySelector('#compare-diff-list .diff-caption').innerText.includes(name)",
+                           arg=names[2])
     assert no_horizontal_overflow(page)
     page.screenshot(path=str(ARTIFACTS / f"compare-{viewport['width']}.png"))
 
     # A second upload replaces the systems (it once made "5 systems"); the baseline menu follows.
     upload(page, "#compare-system-files", [WMT17 / "xmu.4910.de", WMT17 / "SYSTRAN.4847.de", WMT17 / "C-3MA.4959.de"])
-    page.wait_for_function("() => document.querySelector('#compare-baseline input').value === 'xmu.4910.de'")
+    third = ["xmu.4910.de", "SYSTRAN.4847.de", "C-3MA.4959.de"]
+    page.wait_for_function("(names) => names.includes(document.querySelector('#compare-baseline input').value)", arg=third)
     compare_and_wait(page)
-    assert "3 systems, 3,004 segments; baseline xmu.4910.de" in page.locator("#compare-caption").inner_text()
+    caption = page.locator("#compare-caption").inner_text()
+    assert "3 systems, 3,004 segments; baseline " in caption
+    assert sorted(row.split("\t")[0] for row in page.locator("#compare-results tbody tr").all_inner_texts()) == sorted(third)
     page.close()
 
 
