@@ -17,6 +17,7 @@ import gradio as gr  # noqa: E402
 
 from space.layout import build_demo  # noqa: E402
 from space.inputs import MAX_FILE_MB  # noqa: E402
+from space.session_memory import SESSION_CAPACITY  # noqa: E402
 from space.style import CSS, THEME  # noqa: E402
 
 
@@ -28,7 +29,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     build_demo().launch(
         server_name=args.host, server_port=args.port, share=False, show_error=False,
         theme=THEME, css=CSS,
-        footer_links=["gradio"], max_file_size=f"{MAX_FILE_MB}mb",
+        footer_links=["gradio"], max_file_size=f"{MAX_FILE_MB}mb", state_session_capacity=SESSION_CAPACITY,
     )
 
 

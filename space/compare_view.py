@@ -1,40 +1,48 @@
-"""The Compare systems tab: two or more systems on the same references, through
+"""The Compare systems tab's work: two or more systems on the same references, through
 `bleu_compare.compare` (sacreBLEU's paired bootstrap or approximate randomization).
 
-Shows the table (BLEU, 95% interval, p-value against the baseline), a plot of each system's
-interval, and the segments where the systems differ most by sentence BLEU (the Per segment
-tab's sentence-level settings).
+Shows the table (BLEU, sacreBLEU's μ ± ci, p-value against the chosen baseline), a plot of each
+system's interval on an axis fitted to the systems (with ticks), and, for a system chosen against
+the baseline, the segments where their sentence BLEU differs most (the Per segment tab's
+sentence-level settings) with the reference and both outputs. What the differences view needs is
+kept in the page's store: sentence scores in memory, the texts on disk.
 """
 
 from __future__ import annotations
 
 import html
-from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple
+import math
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from bleu_compare import compare
+from bleu_compare import DEFAULT_SAMPLES, compare
 from bleu_core import bleu_rows, segment_statistics
 from bleu_options import resolve_options
-from bleu_tokenizers import TokenizerSetupError
 
 from .inputs import (
-    REFERENCE_SET_SEPARATOR,
     SOURCE_FILES,
+    as_file_list,
     check_pasted_size,
-    option_kwargs,
+    file_name,
     parse_reference_sets,
     read_lines_file,
+    references_from_files,
     references_per_segment,
     split_lines,
+    whole_number,
 )
-from .scoring import MAX_CELL_CHARS, sentence_options
+from .options import describe
+from .scoring import cut, plural, sentence_options
+from .store import SegmentTexts
 
 SYSTEM_SEPARATOR = "==="
-DIFFERENCE_ROWS = 100  # segments listed where the systems differ most
-METHOD_CHOICES = [("paired bootstrap (1000 resamples)", "bootstrap"), ("approximate randomization (10000)", "ar")]
+DIFFERENCE_ROWS = 100  # segments listed where a system differs most from the baseline
+METHOD_CHOICES = [("paired bootstrap", "bootstrap"), ("approximate randomization", "ar")]
+MAX_TEST_SAMPLES = 100_000
+FEW_SEGMENTS = 100  # below this, a paired test's p-value is shown with a warning
 
 
 def parse_systems(text: str | None) -> Dict[str, List[str]]:
@@ -55,39 +63,167 @@ def parse_systems(text: str | None) -> Dict[str, List[str]]:
     return systems
 
 
-def systems_from_files(files: Sequence[Any]) -> Dict[str, List[str]]:
-    """One system per uploaded file, named by the file (a number added to repeated names)."""
-    systems: Dict[str, List[str]] = {}
+def file_system_names(files: Sequence[Any]) -> List[str]:
+    """One name per uploaded system file: the file's name (a number added to a repeated one)."""
+    names: List[str] = []
     for number, path in enumerate(files, start=1):
-        name = Path(getattr(path, "name", path)).name
-        unique = name if name not in systems else f"{name} ({number})"
-        systems[unique] = read_lines_file(path, f"system file {number}")
-    return systems
+        name = file_name(path)
+        names.append(name if name not in names else f"{name} ({number})")
+    return names
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= MAX_CELL_CHARS else text[:MAX_CELL_CHARS] + "…"
+def systems_from_files(files: Sequence[Any]) -> Dict[str, List[str]]:
+    return {name: read_lines_file(path, f"system file {number}")
+            for number, (name, path) in enumerate(zip(file_system_names(files), files), start=1)}
+
+
+def system_names(source: str, systems_text: Optional[str], system_files: Any) -> List[str]:
+    """The systems the form holds now (for the baseline menu)."""
+    if source == SOURCE_FILES:
+        return file_system_names(as_file_list(system_files))
+    return list(parse_systems(systems_text))
+
+
+def parse_test_samples(samples: Any, method: str) -> int:
+    """The samples box: resamples (bootstrap) or trials (ar), at least 1; blank is the test's default."""
+    count = whole_number(samples, "samples", 1, f"{DEFAULT_SAMPLES.get(method, 1000)}")
+    count = DEFAULT_SAMPLES.get(method, 1000) if count is None else count
+    if count > MAX_TEST_SAMPLES:
+        raise ValueError(f"samples {count:,} is more than the page allows ({MAX_TEST_SAMPLES:,}); use the CLI for more")
+    return count
+
+
+@dataclass
+class ComparedSystems:
+    """What the differences view needs after the test: sentence scores and the texts (on disk)."""
+
+    names: List[str]  # the baseline first, as in the result
+    sentence_bleu: np.ndarray  # (systems, segments)
+    texts: SegmentTexts  # per segment: each system's output (in `names` order), then the references
+
+
+def read_systems(source, systems_text, references_text, system_files, reference_files):
+    """Systems {name: predictions} and per-segment references from the form, with clear messages."""
+    if source == SOURCE_FILES:
+        files = as_file_list(system_files)
+        if len(files) < 2:
+            raise ValueError("upload two or more system files, one prediction per line each")
+        systems = systems_from_files(files)
+        count = len(next(iter(systems.values())))
+        return systems, references_from_files(reference_files, count)
+    check_pasted_size("systems", systems_text, "Upload system files")
+    check_pasted_size("references", references_text, "Upload system files")
+    systems = parse_systems(systems_text)
+    if len(systems) < 2:
+        raise ValueError(f"paste two or more systems, separated by a line holding only {SYSTEM_SEPARATOR} "
+                         f"(found {len(systems)})")
+    count = len(next(iter(systems.values())))
+    return systems, references_per_segment(parse_reference_sets(references_text), count)
+
+
+def compare_systems(systems: Dict[str, List[str]], references: List[List[str]], kwargs: Dict[str, Any],
+                    baseline: Optional[str], method: str, samples: int, seed: Optional[int]):
+    """The test (bleu_compare.compare) and what the differences view keeps."""
+    result = compare(systems, references, baseline=baseline, method=method, samples=samples, seed=seed, **kwargs)
+    names = [row["name"] for row in result["systems"]]
+    options = sentence_options(resolve_options(**kwargs))
+    scores = np.stack([bleu_rows(segment_statistics(systems[name], references, options), options) for name in names])
+    texts = SegmentTexts.write([*(systems[name][i] for name in names), *group] for i, group in enumerate(references))
+    return result, ComparedSystems(names, scores, texts)
+
+
+def differences_frame(compared: ComparedSystems, system: str, rows: int = DIFFERENCE_ROWS) -> pd.DataFrame:
+    """The segments where `system`'s sentence BLEU differs most from the baseline's: segment number,
+    difference, both scores, then the references and both outputs (never cut here)."""
+    index = compared.names.index(system)
+    difference = compared.sentence_bleu[index] - compared.sentence_bleu[0]
+    order = np.argsort(-np.abs(difference), kind="stable")[:rows]
+    texts = compared.texts.rows(order)
+    k = len(compared.names)
+    baseline = compared.names[0]
+    return pd.DataFrame({
+        "#": order + 1,
+        "difference": difference[order],
+        baseline: compared.sentence_bleu[0][order],
+        system: compared.sentence_bleu[index][order],
+        "references": [row[k:] for row in texts],
+        f"output {baseline}": [row[0] for row in texts],
+        f"output {system}": [row[index] for row in texts],
+    })
+
+
+def differences_html(compared: Optional[ComparedSystems], system: Optional[str]) -> str:
+    """The differences as a list that reads on a phone: per segment a line with its number, the
+    difference and both scores, then the references and the two outputs, labelled."""
+    if compared is None or system not in compared.names[1:]:
+        return ""
+    frame = differences_frame(compared, system)
+    baseline = compared.names[0]
+    items = []
+    for row in frame.itertuples(index=False):
+        number, difference, base_score, system_score, references, base_output, system_output = row
+        lines = [(f"reference {i}" if len(references) > 1 else "reference", text)
+                 for i, text in enumerate(references, start=1)]
+        lines += [(baseline, base_output), (system, system_output)]
+        texts = "".join(f'<div class="diff-text"><span class="diff-label">{html.escape(label)}</span>'
+                        f"{html.escape(cut(text))}</div>" for label, text in lines)
+        items.append(
+            f'<li class="diff-row"><div class="diff-head"><b>segment {number:,}</b>'
+            f'<span class="diff-delta">{difference:+.4f}</span>'
+            f'<span class="diff-scores">{html.escape(baseline)} {base_score:.4f} → {html.escape(system)} '
+            f"{system_score:.4f}</span></div>{texts}</li>"
+        )
+    title = (f"The {plural(len(frame), 'segment')} where sentence BLEU of <b>{html.escape(system)}</b> differs most "
+             f"from the baseline <b>{html.escape(baseline)}</b> (sacreBLEU's sentence-level settings), largest first")
+    # A scrolling region: focusable, so keyboard users can scroll it too (axe: scrollable-region-focusable).
+    return (f'<div class="diff-list" id="compare-diff-list"><p class="diff-caption">{title}</p>'
+            f'<ol class="diff-scroll" tabindex="0" aria-label="segments that differ most">{"".join(items)}</ol></div>')
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> List[float]:
+    """Round tick values covering [low, high] (steps of 1, 2 or 5 times a power of ten)."""
+    span = max(high - low, 1e-9)
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(low / step) * step
+    return [round(first + i * step, 10) for i in range(int((high - first) / step + 1e-9) + 1)]
 
 
 def interval_html(result: Dict[str, Any]) -> str:
-    """Each system's BLEU (dot) and 95% interval (bar), on sacreBLEU's 0–100 scale."""
+    """Each system's BLEU (a tick) and sacreBLEU's μ ± ci (a bar), on the 0–100 scale, on an axis fitted
+    to the systems, with tick marks, so systems a few tenths apart are told apart."""
     rows = result["systems"]
-    top = max(100 * ((row["mean"] or row["bleu"]) + (row["ci"] or 0.0)) for row in rows) * 1.1 or 1.0
+    ends = [100 * row["bleu"] for row in rows]
+    for row in rows:
+        if row["mean"] is not None:
+            ends += [100 * (row["mean"] - row["ci"]), 100 * (row["mean"] + row["ci"])]
+    low, high = min(ends), max(ends)
+    pad = max(0.05 * (high - low), 0.05)
+    ticks = nice_ticks(low - pad, high + pad)
+    left, right = min(ticks[0], low - pad), max(ticks[-1], high + pad)
+
+    def at(value: float) -> str:
+        return f"{100 * (value - left) / (right - left):.2f}%"
+
     lines = []
     for row in rows:
         bleu = 100 * row["bleu"]
         if row["mean"] is not None:
-            low, high = 100 * (row["mean"] - row["ci"]), 100 * (row["mean"] + row["ci"])
-            bar = (f'<div class="ci-bar" style="left:{100 * low / top:.2f}%;width:{100 * (high - low) / top:.2f}%"></div>')
+            bar_low, bar_high = 100 * (row["mean"] - row["ci"]), 100 * (row["mean"] + row["ci"])
+            bar = (f'<div class="ci-bar" style="left:{at(bar_low)};width:calc({at(bar_high)} - {at(bar_low)})"></div>')
             label = f"{bleu:.2f} (μ = {100 * row['mean']:.2f} ± {100 * row['ci']:.2f})"
         else:
             bar, label = "", f"{bleu:.2f}"
         lines.append(
             f'<div class="ci-row"><span class="ci-name">{html.escape(row["name"])}</span>'
-            f'<div class="ci-track">{bar}<div class="ci-dot" style="left:{100 * bleu / top:.2f}%"></div></div>'
+            f'<div class="ci-track">{bar}<div class="ci-dot" style="left:{at(bleu)}"></div></div>'
             f'<span class="ci-label">{label}</span></div>'
         )
-    return f'<div class="ci-plot" id="compare-plot"><div class="ci-caption">BLEU (0–100) and its 95% interval</div>{"".join(lines)}</div>'
+    axis = "".join(f'<span class="ci-tick" style="left:{at(tick)}">{tick:g}</span>' for tick in ticks)
+    return (f'<div class="ci-plot" id="compare-plot"><div class="ci-caption">BLEU (0–100): the tick is the score, the '
+            f'bar sacreBLEU\'s μ ± ci (95%)</div>{"".join(lines)}<div class="ci-row ci-axis-row"><span></span>'
+            f'<div class="ci-axis">{axis}</div><span></span></div></div>')
 
 
 def comparison_frame(result: Dict[str, Any]) -> pd.DataFrame:
@@ -96,69 +232,47 @@ def comparison_frame(result: Dict[str, Any]) -> pd.DataFrame:
     for row in result["systems"]:
         interval = "" if row["mean"] is None else f"{100 * row['mean']:.2f} ± {100 * row['ci']:.2f}"
         p_value = "baseline" if row["p_value"] is None else f"{row['p_value']:.4f}"
-        rows.append({"system": row["name"], "BLEU": f"{100 * row['bleu']:.2f}", "95% interval (μ ± ci)": interval,
+        rows.append({"system": row["name"], "BLEU": f"{100 * row['bleu']:.2f}", "μ ± ci (95%)": interval,
                      "p-value": p_value})
     return pd.DataFrame(rows)
 
 
-def differences_frame(systems: Dict[str, List[str]], references: List[List[str]], kwargs: Dict[str, Any]) -> pd.DataFrame:
-    """The segments where the systems' sentence BLEU differs most (two systems: second minus
-    first; more: highest minus lowest), with each system's sentence BLEU."""
-    options = sentence_options(resolve_options(**kwargs))
-    scores = {name: bleu_rows(segment_statistics(predictions, references, options), options)
-              for name, predictions in systems.items()}
-    matrix = np.stack(list(scores.values()))
-    names = list(scores)
-    if len(names) == 2:
-        difference, label = matrix[1] - matrix[0], f"{names[1]} − {names[0]}"
+def comparison_html(frame: pd.DataFrame) -> str:
+    """The comparison table as HTML that fits a phone (names wrap; no column scrolls off-screen)."""
+    head = "".join(f"<th>{html.escape(column)}</th>" for column in frame.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(value))}</td>" for value in row) + "</tr>"
+                   for row in frame.itertuples(index=False))
+    return f'<table class="compare-results" id="compare-results"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def few_segments_warning(count: int, result: Dict[str, Any]) -> str:
+    """A paired test on a handful of segments gives a p-value that means little; say so."""
+    if count >= FEW_SEGMENTS:
+        return ""
+    smallest = 1 / (result["samples"] + 1)
+    if count == 1:
+        why = ("with one segment every resample is that segment, so the test cannot tell chance from a real "
+               f"difference: a p-value of {smallest:.4f} here is only the smallest the test can report")
     else:
-        difference, label = matrix.max(axis=0) - matrix.min(axis=0), "highest − lowest"
-    order = np.argsort(-np.abs(difference), kind="stable")[:DIFFERENCE_ROWS]
-    frame = {"#": order + 1}
-    for name in names:
-        frame[name] = [f"{value:.4f}" for value in scores[name][order]]
-    frame[label] = [f"{value:+.4f}" for value in difference[order]]
-    frame["reference 1"] = [_cut(references[i][0]) for i in order]
-    return pd.DataFrame(frame)
+        why = (f"with {count} segments the resamples repeat the same few sentences, so the p-values are rough; "
+               "test on a full test set (hundreds of segments or more)")
+    return f"⚠️ **Only {plural(count, 'segment')}:** {why}."
 
 
-def run_compare(source, systems_text, references_text, system_files, reference_files, method, samples, seed, *form):
-    """Compare systems button: (status, table, interval plot, differences, caption)."""
-    import gradio as gr
-
-    try:
-        if source == SOURCE_FILES:
-            if not system_files or len(system_files) < 2:
-                raise ValueError("upload two or more system files, one prediction per line each")
-            if not reference_files:
-                raise ValueError("no reference file uploaded; upload one or more files, one reference per line each")
-            systems = systems_from_files(system_files)
-            sets = [read_lines_file(path, f"reference file {i}") for i, path in enumerate(reference_files, start=1)]
-        else:
-            check_pasted_size("systems", systems_text, "Upload system files")
-            check_pasted_size("references", references_text, "Upload system files")
-            systems = parse_systems(systems_text)
-            sets = parse_reference_sets(references_text)
-            if len(systems) < 2:
-                raise ValueError(f"paste two or more systems, separated by a line holding only {SYSTEM_SEPARATOR} "
-                                 f"(found {len(systems)})")
-        count = len(next(iter(systems.values())))
-        references = references_per_segment(sets, count)
-        kwargs = option_kwargs(*form)
-        seed_text = "" if seed is None else str(seed).strip()
-        result = compare(systems, references, method=method, samples=int(samples) if samples else None,
-                         seed=int(seed_text) if seed_text else 12345, **kwargs)
-        differences = differences_frame(systems, references, kwargs)
-    except (ValueError, TypeError, OSError, ImportError, TokenizerSetupError) as error:
-        return (gr.Markdown(f"⚠️ **Cannot compare:** {error}", visible=True), pd.DataFrame(), "", pd.DataFrame(), "")
-    caption = (f"{len(systems)} systems, {count:,} segments; baseline **{html.escape(result['baseline'])}**. "
-               f"Signature: `{result['signature']}`. Below: the {min(DIFFERENCE_ROWS, count)} segments where sentence BLEU "
-               "differs most (sacreBLEU's sentence-level settings).")
-    return (gr.Markdown("", visible=False), comparison_frame(result), interval_html(result), differences, caption)
+def compare_caption(result: Dict[str, Any], count: int, kwargs: Dict[str, Any]) -> str:
+    method = dict((v, k) for k, v in METHOD_CHOICES)[result["method"]]
+    what = "resamples" if result["method"] == "bootstrap" else "trials"
+    seed = "none (fresh randomness)" if result["seed"] is None else result["seed"]
+    return (f"{plural(len(result['systems']), 'system')}, {plural(count, 'segment')}; baseline "
+            f"**{html.escape(result['baseline'])}**; {method}, {result['samples']:,} {what}, seed {seed}. "
+            f"Options: {html.escape(describe(resolve_options(**kwargs)))}.\n\n"
+            f"<span class=\"compare-signature\">Signature: {html.escape(result['signature'])}</span>")
 
 
 COMPARE_HELP = f"""
 Paste each system's output (one prediction per line), systems separated by a line holding only
-`{SYSTEM_SEPARATOR}`, and the references as on the Score tab (reference sets separated by `{REFERENCE_SET_SEPARATOR}`);
-or upload one file per system. The first system is the baseline. Uses the options of the Score tab.
+`{SYSTEM_SEPARATOR}`, and the references as on the Score tab (reference sets separated by `---`);
+or upload one file per system (a new upload replaces the list). Pick the baseline the others are tested
+against. The options below are this tab's own.
 """
+

@@ -14,10 +14,9 @@ from typing import Any, Dict, List, Tuple
 import pandas as pd
 
 from bleu_diversity import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
-from bleu_tokenizers import TOKENIZERS
-
-from .inputs import SOURCE_FILES, check_pasted_size, parse_max_order, read_lines_file, split_lines
-from .scoring import _cut as cut_cell
+from .inputs import INPUT_ERRORS, SOURCE_FILES, check_pasted_size, parse_max_order, read_lines_file, split_lines
+from .options import TOKENIZER_CHOICES
+from .scoring import cut as cut_cell
 
 PAIRS_SHOWN = 10
 CONVENTION_CHOICES = [
@@ -78,8 +77,7 @@ def summary_html(count: int, result: Dict[str, Any]) -> str:
 
 
 def options_of(tokenizer: str, lowercase: bool, max_order: Any, convention: str) -> Dict[str, Any]:
-    if tokenizer not in TOKENIZERS:
-        raise ValueError(f"unknown tokenizer {tokenizer!r}")
+    """The form's options as self_bleu's keyword arguments (the tokenizer is checked by the core)."""
     return {"tokenizer": tokenizer, "lowercase": bool(lowercase), "max_order": parse_max_order(max_order),
             "convention": convention}
 
@@ -93,7 +91,7 @@ def run_diversity(source, pasted, upload, tokenizer, lowercase, max_order, conve
         options = options_of(tokenizer, lowercase, max_order, convention)
         result = self_bleu(texts, **options)
         pairs = most_similar_pairs(texts, PAIRS_SHOWN, **options)["pairs"] if len(texts) <= PAIR_SEARCH_LIMIT else None
-    except (ValueError, TypeError, OSError) as error:
+    except INPUT_ERRORS as error:
         return (gr.Markdown(f"⚠️ **Cannot measure diversity:** {html.escape(str(error))}", visible=True), "", "", "",
                 pd.DataFrame())
     if pairs is None:
@@ -124,7 +122,7 @@ def build_diversity_tab() -> None:
                 with gr.Tab("Upload a file", id="diversity-file") as file_tab:
                     upload = gr.File(label="Text file (one text per line)", height=110, elem_id="diversity-file")
             with gr.Row():
-                tokenizer = gr.Dropdown(sorted(TOKENIZERS), value="13a", label="Tokenizer")
+                tokenizer = gr.Dropdown(TOKENIZER_CHOICES, value="13a", label="Tokenizer")
                 max_order = gr.Number(4, label="Max n-gram order (1–8)", precision=None)
                 lowercase = gr.Checkbox(False, label="Lowercase")
             convention = gr.Radio(CONVENTION_CHOICES, value="sacrebleu", label="Sentence BLEU as")
@@ -135,7 +133,7 @@ def build_diversity_tab() -> None:
             signature = gr.Textbox(label="Signature", interactive=False, buttons=["copy"], elem_id="diversity-signature")
             caption = gr.Markdown("", elem_id="diversity-caption")
             pairs = gr.Dataframe(pd.DataFrame(), interactive=False, max_height=420, wrap=True, elem_id="diversity-pairs")
-    text_tab.select(lambda: SOURCE_TEXT, None, source)
-    file_tab.select(lambda: SOURCE_FILES, None, source)
+    text_tab.select(lambda: SOURCE_TEXT, None, source, api_visibility="private", queue=False)
+    file_tab.select(lambda: SOURCE_FILES, None, source, api_visibility="private", queue=False)
     button.click(run_diversity, [source, pasted, upload, tokenizer, lowercase, max_order, convention],
-                 [status, summary, signature, caption, pairs], api_name="diversity")
+                 [status, summary, signature, caption, pairs], api_visibility="private")

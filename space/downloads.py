@@ -12,7 +12,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import List
+from typing import List, Sequence
 
 import pandas as pd
 
@@ -23,18 +23,18 @@ DOWNLOADS_ROOT = Path(tempfile.gettempdir()) / "bleu-space-downloads"
 KEEP_SECONDS = 3600
 
 
-def segments_csv_frame(scored: ScoredCorpus) -> pd.DataFrame:
+def segments_csv_frame(scored: ScoredCorpus, predictions: Sequence[str], references: Sequence[Sequence[str]]) -> pd.DataFrame:
     """All segments (never cut): number, sentence BLEU, lengths, prediction, every reference."""
-    most_refs = max((len(group) for group in scored.references), default=1)
+    most_refs = max((len(group) for group in references), default=1)
     return pd.DataFrame(
         {
-            "segment": range(1, len(scored.predictions) + 1),
+            "segment": range(1, len(predictions) + 1),
             "sentence_bleu": scored.sentence_bleu,
             "hyp_len": scored.stats[:, 0],
             "ref_len": scored.stats[:, 1],
-            "prediction": scored.predictions,
+            "prediction": predictions,
             **{
-                f"reference_{k}": [group[k - 1] if k <= len(group) else "" for group in scored.references]
+                f"reference_{k}": [group[k - 1] if k <= len(group) else "" for group in references]
                 for k in range(1, most_refs + 1)
             },
         }
@@ -44,7 +44,7 @@ def segments_csv_frame(scored: ScoredCorpus) -> pd.DataFrame:
 def citation_text(scored: ScoredCorpus) -> str:
     """The score with its signature, as sacreBLEU prints it, in Markdown and in LaTeX."""
     result = scored.result
-    signature = result["signature"]
+    signature = scored.signature
     latex_signature = signature.replace("|", r"\textbar{}").replace("_", r"\_")
     return (
         f"{sacrebleu_line(result)}\n\n"
@@ -64,14 +64,14 @@ def _remove_old_folders(now: float) -> None:
             pass
 
 
-def write_downloads(scored: ScoredCorpus) -> List[str]:
-    """Write the three files for this result; returns their paths."""
+def write_downloads(scored: ScoredCorpus, predictions: Sequence[str], references: Sequence[Sequence[str]]) -> List[str]:
+    """Write the three files for this result (the texts are the ones just scored); returns their paths."""
     now = time.time()
     _remove_old_folders(now)
     DOWNLOADS_ROOT.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="bleu-", dir=DOWNLOADS_ROOT))
     segments = folder / "bleu_segments.csv"
-    segments_csv_frame(scored).to_csv(segments, index=False)
+    segments_csv_frame(scored, predictions, references).to_csv(segments, index=False)
     result = folder / "bleu_result.json"
     result.write_text(json.dumps(scored.result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     citation = folder / "bleu_citation.txt"

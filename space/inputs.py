@@ -10,12 +10,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from bleu_core import DEFAULT_BOOTSTRAP_SEED
+from bleu_tokenizers import TokenizerSetupError
+
 REFERENCE_SET_SEPARATOR = "---"
 SOURCE_TEXT, SOURCE_FILES = "text", "files"
 # A paste box holds at most this much: a browser text box slows down well before megabytes,
 # so larger test sets go through file upload (app.py's launch caps each upload at MAX_FILE_MB).
 MAX_PASTED_CHARS = 1_000_000
 MAX_FILE_MB = 50
+DEFAULT_SEED = DEFAULT_BOOTSTRAP_SEED  # 12345: sacreBLEU's SACREBLEU_SEED default, and the metric's
+# What a visitor's input or choice can raise, shown as a message on the page: bad input (ValueError,
+# TypeError, OSError), and a tokenizer whose optional package, model file or dictionary is missing
+# here (ImportError with the pip line, TokenizerSetupError).
+INPUT_ERRORS = (ValueError, TypeError, OSError, ImportError, TokenizerSetupError)
 
 
 def split_lines(text: Optional[str]) -> List[str]:
@@ -71,7 +79,7 @@ def references_per_segment(reference_sets: Sequence[Sequence[str]], num_segments
 
 def read_lines_file(path: Any, what: str) -> List[str]:
     """One segment per line of an uploaded UTF-8 text file (a final newline ends the last line)."""
-    name = getattr(path, "name", path)
+    name = file_path(path)
     try:
         text = Path(name).read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -89,8 +97,43 @@ def check_pasted_size(what: str, text: Optional[str], upload_tab: str = "Upload 
     if len(text or "") > MAX_PASTED_CHARS:
         raise ValueError(
             f"the pasted {what} are {len(text):,} characters, more than the {MAX_PASTED_CHARS:,} a paste box "
-            f"takes; use the {upload_tab} tab (up to {MAX_FILE_MB} MB per file)"
+            f"takes; " + (f"use the {upload_tab} tab (up to {MAX_FILE_MB} MB per file)" if upload_tab != "file"
+                          else f"pass a file instead (up to {MAX_FILE_MB} MB)")
         )
+
+
+def file_name(path: Any) -> str:
+    return Path(getattr(path, "name", None) or (path.get("path") if isinstance(path, dict) else path)).name
+
+
+def file_path(path: Any) -> str:
+    """An uploaded file's path: Gradio hands a path, a tempfile wrapper, or (through the API) a FileData dict."""
+    if isinstance(path, dict):
+        return path["path"]
+    return getattr(path, "name", path)
+
+
+def as_file_list(files: Any) -> List[Any]:
+    if not files:
+        return []
+    return list(files) if isinstance(files, (list, tuple)) else [files]
+
+
+def references_from_files(reference_files: Any, count: int) -> List[List[str]]:
+    """Per-segment references from uploaded reference files, one reference set per file."""
+    files = as_file_list(reference_files)
+    if not files:
+        raise ValueError("no reference file uploaded; upload one or more files, one reference per line each")
+    sets = []
+    for number, path in enumerate(files, start=1):
+        lines = read_lines_file(path, f"reference file {number}")
+        if len(lines) != count:
+            raise ValueError(
+                f"reference file {number} ({file_name(path)!r}) has {_lines(len(lines))} but there are {count:,} "
+                "predictions; every reference file needs one line per prediction"
+            )
+        sets.append(lines)
+    return [list(group) for group in zip(*sets)]
 
 
 def load_inputs(
@@ -100,19 +143,43 @@ def load_inputs(
     if source == SOURCE_FILES:
         if not hypothesis_file:
             raise ValueError("no hypothesis file uploaded; upload one file with one prediction per line")
-        if not reference_files:
+        if not as_file_list(reference_files):
             raise ValueError("no reference file uploaded; upload one or more files, one reference per line each")
-        files = reference_files if isinstance(reference_files, (list, tuple)) else [reference_files]
         predictions = read_lines_file(hypothesis_file, "hypothesis file")
-        sets = [read_lines_file(path, f"reference file {i}") for i, path in enumerate(files, start=1)]
-    else:
-        check_pasted_size("predictions", predictions_text)
-        check_pasted_size("references", references_text)
-        predictions = split_lines(predictions_text)
-        sets = parse_reference_sets(references_text)
+        if not predictions:
+            raise ValueError(f"the hypothesis file {file_name(hypothesis_file)!r} is empty; upload a file with "
+                             "one prediction per line")
+        return predictions, references_from_files(reference_files, len(predictions))
+    check_pasted_size("predictions", predictions_text)
+    check_pasted_size("references", references_text)
+    predictions = split_lines(predictions_text)
     if not predictions:
-        raise ValueError("predictions are empty; paste one prediction per line (or upload a hypothesis file)")
-    return predictions, references_per_segment(sets, len(predictions))
+        raise ValueError("the predictions box is empty; paste one prediction per line (or use the Upload files tab)")
+    return predictions, references_per_segment(parse_reference_sets(references_text), len(predictions))
+
+
+def corpus_from_text_or_files(
+    predictions_text: Optional[str], references_text: Optional[str], hypothesis_file: Any, reference_files: Any
+) -> Tuple[List[str], List[List[str]]]:
+    """The API's reading: predictions as text or as a file (not both), references likewise."""
+    if predictions_text and hypothesis_file:
+        raise ValueError("give the predictions as text or as a hypothesis file, not both")
+    if references_text and as_file_list(reference_files):
+        raise ValueError("give the references as text or as reference files, not both")
+    if hypothesis_file:
+        predictions = read_lines_file(hypothesis_file, "hypothesis file")
+        if not predictions:
+            raise ValueError(f"the hypothesis file {file_name(hypothesis_file)!r} is empty; pass a file with "
+                             "one prediction per line")
+    else:
+        check_pasted_size("predictions", predictions_text, "file")
+        predictions = split_lines(predictions_text)
+        if not predictions:
+            raise ValueError("predictions are empty; pass predictions (one per line) or hypothesis_file")
+    if as_file_list(reference_files):
+        return predictions, references_from_files(reference_files, len(predictions))
+    check_pasted_size("references", references_text, "file")
+    return predictions, references_per_segment(parse_reference_sets(references_text), len(predictions))
 
 
 def parse_weights(text: Optional[str]) -> Optional[List[float]]:
@@ -142,24 +209,35 @@ def parse_max_order(value: Any) -> int:
     return int(number)
 
 
-def parse_bootstrap(samples: Any, seed: Any) -> Tuple[int, Optional[int]]:
-    """Bootstrap resamples (0 = no confidence interval) and seed (blank = the metric's default)."""
-    def whole(value: Any, what: str, low: int) -> Optional[int]:
-        if value is None or str(value).strip() == "":
-            return None
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            number = float("nan")
-        if not (number == number and number.is_integer() and number >= low):
-            raise ValueError(f"{what} {value!r} is not a whole number >= {low}; write e.g. 1000 (or 0 for none)")
-        return int(number)
+def whole_number(value: Any, what: str, low: int, example: str) -> Optional[int]:
+    """A box that holds a whole number >= low; blank is None (the box's stated default)."""
+    if value is None or str(value).strip() == "":
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if not (number == number and number.is_integer() and number >= low):
+        raise ValueError(f"{what} {value!r} is not a whole number >= {low}; write e.g. {example}")
+    return int(number)
 
-    count = whole(samples, "bootstrap samples", 0) or 0
+
+def parse_seed(value: Any) -> Optional[int]:
+    """The seed box, the same on every tab: sacreBLEU's 12345 when blank, `none` for fresh randomness
+    each run (sacreBLEU's SACREBLEU_SEED=None), else a whole number >= 0."""
+    if isinstance(value, str) and value.strip().lower() == "none":
+        return None
+    seed = whole_number(value, "seed", 0, "12345 (sacreBLEU's), or none for fresh randomness")
+    return DEFAULT_SEED if seed is None else seed
+
+
+def parse_bootstrap(samples: Any, seed: Any) -> Tuple[int, Optional[int]]:
+    """Bootstrap resamples for the confidence interval (0 or blank: no interval) and the seed."""
+    count = whole_number(samples, "bootstrap resamples", 0, "1000 (or 0 for no interval)") or 0
     if count > MAX_BOOTSTRAP_SAMPLES:
-        raise ValueError(f"bootstrap samples {count:,} is more than the page allows ({MAX_BOOTSTRAP_SAMPLES:,}); "
+        raise ValueError(f"bootstrap resamples {count:,} is more than the page allows ({MAX_BOOTSTRAP_SAMPLES:,}); "
                          "use the CLI or the metric for more")
-    return count, whole(seed, "bootstrap seed", 0)
+    return count, parse_seed(seed)
 
 
 MAX_BOOTSTRAP_SAMPLES = 10000

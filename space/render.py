@@ -14,9 +14,10 @@ from bleu_explain import (
     precision_arithmetic,
     reference_length_choice,
 )
-from bleu_inputs import reference_counts
+from bleu_core import score
 
-from .scoring import ScoredCorpus
+from .options import describe, is_default
+from .scoring import ScoredCorpus, sentence_options
 
 
 def _format(value: float, digits: int = 4) -> str:
@@ -31,44 +32,67 @@ def _both_scales(value: float) -> str:
     return f'<span class="scale-unit">{_format(value)}</span><span class="scale-percent">{100 * value:.2f}</span>'
 
 
+def bootstrap_mean_ci(result: dict) -> Optional[tuple]:
+    """sacreBLEU's numbers for a bootstrap: the resamples' mean and the half-width of their 95%
+    interval (`μ = mean ± ci`), or None without a bootstrap."""
+    if "bleu_bootstrap_mean" not in result:
+        return None
+    return result["bleu_bootstrap_mean"], 0.5 * (result["bleu_ci_high"] - result["bleu_ci_low"])
+
+
 def sacrebleu_line(result: dict) -> str:
-    """sacreBLEU's one-line summary, e.g. `BLEU = 28.30 59.9/34.0/21.8/14.4 (BP = 1.000 ratio = 1.026 ...)`."""
+    """sacreBLEU's one-line summary, e.g. `BLEU = 28.30 59.9/34.0/21.8/14.4 (BP = 1.000 ratio = 1.026 ...)`,
+    with `(μ = 28.31 ± 0.68)` after the score when a bootstrap was drawn, as `str(corpus_score(...,
+    n_bootstrap=N))` prints it."""
     precisions = "/".join(f"{100 * p:.1f}" for p in result["precisions"])
+    interval = ""
+    mean_ci = bootstrap_mean_ci(result)
+    if mean_ci is not None and mean_ci[0] > 0:  # sacreBLEU prints it only for a positive mean
+        interval = f" (μ = {100 * mean_ci[0]:.2f} ± {100 * mean_ci[1]:.2f})"
     return (
-        f"BLEU = {100 * result['bleu']:.2f} {precisions} (BP = {result['brevity_penalty']:.3f} "
+        f"BLEU = {100 * result['bleu']:.2f}{interval} {precisions} (BP = {result['brevity_penalty']:.3f} "
         f"ratio = {result['length_ratio']:.3f} hyp_len = {result['translation_length']:d} "
         f"ref_len = {result['reference_length']:d})"
     )
 
 
+def _mean_ci_both_scales(mean: float, ci: float) -> str:
+    return (f'<span class="scale-unit">μ = {mean:.4f} ± {ci:.4f}</span>'
+            f'<span class="scale-percent">μ = {100 * mean:.2f} ± {100 * ci:.2f}</span>')
+
+
 def score_html(scored: ScoredCorpus) -> str:
-    """The headline: BLEU large on the chosen scale (0–1 or sacreBLEU's 0–100), with its parts beneath."""
+    """The headline: BLEU large on the chosen scale (0–1 or sacreBLEU's 0–100), the options that made
+    it, and its parts beneath."""
     result = scored.result
     bleu = result["bleu"]
     shown = _both_scales
     other = (f'<span class="scale-unit">{bleu * 100:.2f} on sacreBLEU\'s 0–100 scale</span>'
              f'<span class="scale-percent">{_format(bleu)} on the 0–1 scale</span>')
-    num_refs = reference_counts(scored.references)
-    refs = str(num_refs[0]) if min(num_refs) == max(num_refs) else f"{min(num_refs)}–{max(num_refs)}"
-    segments = len(scored.predictions)
+    num_refs = scored.reference_counts
+    refs = str(num_refs[0]) if num_refs.min() == num_refs.max() else f"{num_refs.min()}–{num_refs.max()}"
     width = max(0.0, min(1.0, bleu)) * 100
     interval = ""
-    if "bleu_ci_low" in result:
-        interval = (f'<div><span>95% bootstrap interval</span><b id="bleu-interval">{shown(result["bleu_ci_low"])}'
-                    f'–{shown(result["bleu_ci_high"])}</b></div>')
+    mean_ci = bootstrap_mean_ci(result)
+    if mean_ci is not None:
+        samples, seed = scored.bootstrap
+        interval = (f'<div class="fact-wide"><span>bootstrap, {samples:,} resamples, seed {"none" if seed is None else seed}'
+                    f'</span><b id="bleu-interval" title="95% interval {_format(result["bleu_ci_low"])}–'
+                    f'{_format(result["bleu_ci_high"])}">{_mean_ci_both_scales(*mean_ci)}</b></div>')
     precisions = " / ".join(f"{100 * p:.1f}" for p in result["precisions"])
+    changed = "" if is_default(scored.options) else ' <em class="options-changed">(not the defaults)</em>'
     return f"""
 <div class="bleu-card" id="bleu-score" data-bleu="{bleu!r}">
   <div class="bleu-head">
-    <div>
+    <div class="bleu-main">
       <div class="bleu-caption">BLEU</div>
       <div class="bleu-value" id="bleu-value">{shown(bleu)}</div>
       <div class="bleu-scale">{other}</div>
     </div>
     <div class="bleu-facts">
-      <div><span>segments</span><b>{segments:,}</b></div>
+      <div><span>segments</span><b>{len(scored):,}</b></div>
       <div><span>references / segment</span><b>{refs}</b></div>
-      <div><span>n-gram precisions (%)</span><b id="bleu-precisions">{precisions}</b></div>
+      <div class="fact-wide"><span>n-gram precisions (%)</span><b id="bleu-precisions">{precisions}</b></div>
       <div><span>brevity penalty</span><b>{_format(result["brevity_penalty"])}</b></div>
       <div><span>length ratio c/r</span><b>{_format(result["length_ratio"])}</b></div>
       <div><span>hypothesis length c</span><b>{result["translation_length"]:,}</b></div>
@@ -76,6 +100,7 @@ def score_html(scored: ScoredCorpus) -> str:
       {interval}
     </div>
   </div>
+  <div class="bleu-options" id="bleu-options">Scored with: {html.escape(describe(scored.options))}{changed}</div>
   <div class="bleu-meter"><div style="width:{width:.2f}%"></div></div>
 </div>"""
 
@@ -152,7 +177,7 @@ def _order_table_html(table, weight: Optional[float], counted: bool = True) -> s
 </div>"""
 
 
-def explanation_html(explanation: SegmentExplanation, segment_number: int) -> str:
+def explanation_html(explanation: SegmentExplanation, segment_number: int, corpus_line: str = "") -> str:
     """Explain mode: tokens, one clipping table per order, then precisions, BP and BLEU."""
     options = explanation.options
     hypothesis_words = set(explanation.prediction_tokens)
@@ -172,10 +197,11 @@ def explanation_html(explanation: SegmentExplanation, segment_number: int) -> st
     steps = [precision_arithmetic(t) for t in explanation.tables[: options.max_order]]
     return f"""
 <div class="explain" id="explain-view">
-  <div class="explain-head">Segment {segment_number}: BLEU of this segment alone, with the corpus options
+  <div class="explain-head">Segment {segment_number}: sentence BLEU
     <b id="explain-bleu">{explanation.score.bleu:.4f}</b>
-    <span class="explain-sig">tokenizer {html.escape(options.tokenizer.signature())}{', lowercased' if options.lowercase else ''}</span>
+    <span class="explain-sig">{html.escape(describe(options))}</span>
   </div>
+  {corpus_line}
   <div class="tok-line"><span class="tok-label">prediction ({len(explanation.prediction_tokens):,})</span>{_tokens_html(explanation.prediction_tokens, matched_words)}</div>
   <p class="explain-help">Highlighted tokens appear on the other side (unigram matches).</p>
   {references}
@@ -193,18 +219,34 @@ def explanation_html(explanation: SegmentExplanation, segment_number: int) -> st
 </div>"""
 
 
+def corpus_options_line(scored: ScoredCorpus, index: int, sentence_bleu: float) -> str:
+    """The segment's score under the corpus options, labelled so that it is not read as a second,
+    contradicting sentence score."""
+    alone = score(scored.stats[index], scored.options).bleu
+    same = abs(alone - sentence_bleu) <= 1e-12 * max(1.0, abs(alone))
+    return (
+        f'<p class="explain-help explain-corpus">This is the Per segment table\'s number: sacreBLEU\'s '
+        f"sentence-level settings (order 4, exp smoothing, effective order) on the corpus options' tokens. "
+        f'With the corpus options ({html.escape(describe(scored.options))}) this segment alone scores '
+        f'<b id="explain-corpus-bleu">{alone:.4f}</b>{" (the same)" if same else ""}; corpus BLEU adds up every '
+        "segment's counts before dividing, so it is not an average of either number.</p>"
+    )
+
+
 def explain_number(scored: Optional[ScoredCorpus], segment_number: Any) -> str:
-    """Explain segment `segment_number` (1-based) of the last scored corpus, as HTML."""
+    """Explain segment `segment_number` (1-based) of a scored corpus, as HTML: the arithmetic of the
+    Per segment table's sentence BLEU, and the segment's score under the corpus options beside it."""
     if scored is None:
         return placeholder_html("Score something first, then pick a segment to explain.")
     try:
         number = int(segment_number)
     except (TypeError, ValueError):
         number = 0
-    if not 1 <= number <= len(scored.predictions):
-        return placeholder_html(f"Pick a segment between 1 and {len(scored.predictions)}.")
+    if not 1 <= number <= len(scored):
+        return placeholder_html(f"Pick a segment between 1 and {len(scored):,}.")
     index = number - 1
-    explanation = explain_segment(
-        scored.predictions[index], scored.references[index], scored.options, row=scored.stats[index]
-    )
-    return explanation_html(explanation, number)
+    prediction, references = scored.segment(index)
+    options = sentence_options(scored.options)
+    same_rows = options.orders == scored.options.orders and options.ref_length == scored.options.ref_length
+    explanation = explain_segment(prediction, references, options, row=scored.stats[index] if same_rows else None)
+    return explanation_html(explanation, number, corpus_options_line(scored, index, explanation.score.bleu))

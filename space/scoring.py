@@ -3,21 +3,27 @@
 Per-segment scores are sentence BLEU with sacreBLEU's sentence-level settings (`sentence_bleu`:
 order 4, exp smoothing, effective order, closest reference length), on the corpus options' tokens
 (same tokenizer and casing). They do not follow the corpus options' order, weights or smoothing:
-unsmoothed order-4 BLEU of one sentence is 0 for most sentences and says nothing.
-The per-segment table is paged and sorted here, on the server, so the browser only ever holds one
-page whatever the corpus size.
+unsmoothed order-4 BLEU of one sentence is 0 for most sentences and says nothing. Explain mode
+shows the same number for a segment, with the corpus options' number beside it, labelled.
+
+A scored corpus keeps numbers in memory (statistics rows, sentence scores, the result) and its
+texts on disk (`store.SegmentTexts`); the per-segment table is paged and sorted here, on the
+server, so the browser only ever holds one page whatever the corpus size.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
 
-from bleu_core import bleu_rows, result_from_statistics, segment_statistics, statistics_of_inputs
+from bleu_cli_sacrebleu import with_test_fields
+from bleu_core import DEFAULT_BOOTSTRAP_SEED, bleu_rows, result_from_statistics, segment_statistics, statistics_of_inputs
 from bleu_options import BleuOptions, resolve_options
+
+from .store import SegmentTexts
 
 PAGE_ROWS = 50  # rows of the per-segment table on one page
 MAX_CELL_CHARS = 300  # text longer than this is cut in the table (explain mode shows the tokens)
@@ -35,22 +41,45 @@ def sentence_options(options: BleuOptions) -> BleuOptions:
     return resolve_options(tokenizer=options.tokenizer, lowercase=options.lowercase, smooth="exp", effective_order=True)
 
 
+def plural(count: int, word: str, many: Optional[str] = None) -> str:
+    """`1 segment`, `3,004 segments`."""
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
 @dataclass
 class ScoredCorpus:
-    """A scored corpus, kept in the session between clicks (paging, explain mode)."""
+    """A scored corpus, kept in the page's store between clicks (paging, explain mode).
 
-    predictions: List[str]
-    references: List[List[str]]
+    `texts` holds each segment's prediction then its references, on disk. `bootstrap` is the
+    (samples, seed) of the confidence interval, or None without one.
+    """
+
+    texts: SegmentTexts
     options: BleuOptions
     stats: np.ndarray
     result: Dict[str, Any]  # the metric's result, as evaluate returns it
     sentence_bleu: np.ndarray  # per segment, with sentence_options(options)
+    bootstrap: Optional[Tuple[int, Optional[int]]] = None
 
-    def release(self) -> None:
-        """Drop the texts and arrays (Gradio calls this when the session's state expires)."""
-        self.predictions, self.references = [], []
-        self.stats = self.stats[:0]
-        self.sentence_bleu = self.sentence_bleu[:0]
+    def __len__(self) -> int:
+        return len(self.stats)
+
+    def segment(self, index: int) -> Tuple[str, List[str]]:
+        """The prediction and references of segment `index` (0-based)."""
+        prediction, *references = self.texts.row(index)
+        return prediction, references
+
+    @property
+    def reference_counts(self) -> np.ndarray:
+        return np.diff(self.texts.row_starts) - 1
+
+    @property
+    def signature(self) -> str:
+        """The result's signature, with sacreBLEU's `bs:N|seed:S` when an interval was drawn."""
+        if self.bootstrap is None:
+            return self.result["signature"]
+        samples, seed = self.bootstrap
+        return with_test_fields(self.result["signature"], bs=samples, seed=seed)
 
 
 def score_corpus(
@@ -58,7 +87,7 @@ def score_corpus(
     references: Sequence[Sequence[str]],
     kwargs: Dict[str, Any],
     bootstrap_samples: int = 0,
-    bootstrap_seed: int | None = None,
+    bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
 ) -> ScoredCorpus:
     """Score through the core: the same statistics and result the metric module returns."""
     preds, refs = list(predictions), [list(r) for r in references]
@@ -68,7 +97,9 @@ def score_corpus(
     sentence = sentence_options(options)
     same_rows = options.orders == sentence.orders and options.ref_length == sentence.ref_length
     sentence_stats = stats if same_rows else segment_statistics(preds, refs, sentence)
-    return ScoredCorpus(preds, refs, options, stats, result, bleu_rows(sentence_stats, sentence))
+    texts = SegmentTexts.write([prediction, *group] for prediction, group in zip(preds, refs))
+    return ScoredCorpus(texts, options, stats, result, bleu_rows(sentence_stats, sentence),
+                        (bootstrap_samples, bootstrap_seed) if bootstrap_samples else None)
 
 
 def metric_result(scored: ScoredCorpus) -> Dict[str, Any]:
@@ -86,7 +117,6 @@ def precision_frame(scored: ScoredCorpus) -> pd.DataFrame:
 
 def sorted_order(scored: ScoredCorpus, sort: str) -> np.ndarray:
     """Segment indices in the order `sort` names, over all segments (stable: ties by segment #)."""
-    count = len(scored.predictions)
     if sort == "bleu-asc":
         return np.argsort(scored.sentence_bleu, kind="stable")
     if sort == "bleu-desc":
@@ -97,45 +127,43 @@ def sorted_order(scored: ScoredCorpus, sort: str) -> np.ndarray:
         ratio = scored.stats[:, 0] / np.maximum(scored.stats[:, 1], 1)
         return np.argsort(ratio, kind="stable")
     if sort == "segment":
-        return np.arange(count)
+        return np.arange(len(scored))
     raise ValueError(f"unknown sort {sort!r}; pick one of {[value for _, value in SORT_CHOICES]}")
 
 
-def _cut(text: str) -> str:
+def cut(text: str) -> str:
     return text if len(text) <= MAX_CELL_CHARS else text[:MAX_CELL_CHARS] + f"… (+{len(text) - MAX_CELL_CHARS:,} chars)"
 
 
 def page_count(scored: ScoredCorpus) -> int:
-    return max(1, -(-len(scored.predictions) // PAGE_ROWS))
+    return max(1, -(-len(scored) // PAGE_ROWS))
 
 
 def segments_page(scored: ScoredCorpus, page: Any = 1, sort: str = "segment") -> Tuple[pd.DataFrame, str]:
     """One page of the per-segment table (every reference in its own column) and its caption."""
-    count = len(scored.predictions)
+    count = len(scored)
     pages = page_count(scored)
     try:
         number = min(max(1, int(page)), pages)
     except (TypeError, ValueError):
         number = 1
     indices = sorted_order(scored, sort)[(number - 1) * PAGE_ROWS : number * PAGE_ROWS]
-    most_refs = max((len(scored.references[i]) for i in indices), default=1)
+    rows = scored.texts.rows(indices)
+    most_refs = max((len(row) - 1 for row in rows), default=1)
     frame = pd.DataFrame(
         {
             "#": indices + 1,
             "sentence BLEU": [f"{value:.4f}" for value in scored.sentence_bleu[indices]],
             "hyp len": scored.stats[indices, 0],
             "ref len": scored.stats[indices, 1],
-            "prediction": [_cut(scored.predictions[i]) for i in indices],
-            **{
-                f"reference {k}": [_cut(scored.references[i][k - 1]) if k <= len(scored.references[i]) else ""
-                                   for i in indices]
-                for k in range(1, most_refs + 1)
-            },
+            "prediction": [cut(row[0]) for row in rows],
+            **{f"reference {k}": [cut(row[k]) if k < len(row) else "" for row in rows] for k in range(1, most_refs + 1)},
         }
     )
     first = (number - 1) * PAGE_ROWS + 1
+    shown = f"Segment {first:,}" if len(indices) == 1 else f"Segments {first:,}–{first + len(indices) - 1:,}"
     caption = (
-        f"Segments {first:,}–{first + len(indices) - 1:,} of **{count:,}** (page {number:,} of {pages:,}), "
+        f"{shown} of **{count:,}** (page {number:,} of {pages:,}), "
         f"sorted by {dict((v, k) for k, v in SORT_CHOICES)[sort]}."
     )
     return frame, caption

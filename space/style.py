@@ -34,7 +34,7 @@ CSS = """
 .bleu-scale { color: var(--body-text-color-subdued); font-size: 0.9rem; }
 .bleu-facts { display: grid; grid-template-columns: repeat(3, minmax(120px, 1fr)); gap: 0.5rem 1.2rem; flex: 1; }
 .bleu-facts div { display: flex; flex-direction: column; }
-.bleu-facts span { font-size: 0.75rem; color: var(--body-text-color-subdued); text-transform: uppercase; letter-spacing: 0.04em; }
+.bleu-facts > div > span { font-size: 0.75rem; color: var(--body-text-color-subdued); text-transform: uppercase; letter-spacing: 0.04em; }
 .bleu-facts b { font-size: 1.15rem; font-variant-numeric: tabular-nums; }
 .bleu-meter { margin-top: 0.9rem; height: 8px; border-radius: 4px; background: rgba(99,102,241,0.15); overflow: hidden; }
 .bleu-meter div { height: 100%; background: linear-gradient(90deg, #6366f1, #10b981); }
@@ -75,19 +75,24 @@ CSS = """
 .paste-note { border-left: 4px solid #dc2626; background: rgba(220,38,38,0.08); padding: 0.5rem 0.8rem; border-radius: 6px; margin: 0.4rem 0 0; }
 """
 
-# Phones (390 px wide): the score card's facts wrap instead of running off the edge, the n-gram
-# tables wrap long n-grams so the clipped column stays on screen, and the result tabs fit in one row.
+# The score card's facts: a grid that wraps below the big number when the two do not fit side by side
+# (on phones, and in narrow columns), never squeezed beside it (that made every label 1 px wide);
+# the precisions and the interval take a whole row.
 CSS += """
-.bleu-facts { grid-template-columns: repeat(auto-fit, minmax(104px, 1fr)); min-width: 0; }
+.bleu-main { flex: 0 0 auto; }
+.bleu-facts { flex: 1 1 320px; min-width: 0; grid-template-columns: repeat(auto-fill, minmax(118px, 1fr)); }
 .bleu-facts div { min-width: 0; }
-.bleu-facts span { overflow-wrap: anywhere; }
+.bleu-facts .fact-wide { grid-column: 1 / -1; }
+.bleu-facts span, .bleu-facts b { overflow-wrap: anywhere; }
+.bleu-options { margin-top: 0.8rem; font-size: 0.9rem; }
+.options-changed { color: #9a3412; font-style: normal; font-weight: 600; }
 .hidden-note { color: var(--body-text-color-subdued); font-style: italic; font-size: 0.8rem; }
 .tok-match { background: rgba(16,185,129,0.22); border-color: rgba(16,185,129,0.6); }
 @media (max-width: 600px) {
   .bleu-card { padding: 0.9rem 0.9rem; }
   .bleu-value { font-size: 3.2rem; }
   .bleu-head { gap: 0.8rem; }
-  .bleu-facts { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .bleu-facts { flex-basis: 100%; grid-template-columns: repeat(2, minmax(0, 1fr)); }
   .ngram-grid > .ngram-table { min-width: 0; width: 100%; }
   .ngram-table td.ng { white-space: normal; overflow-wrap: anywhere; }
   .tok-label { min-width: 0; display: block; }
@@ -115,17 +120,47 @@ CSS += """
 *:focus-visible { outline: 3px solid #4338ca !important; outline-offset: 2px; }
 """
 
-# The Compare systems tab's interval plot.
+# Dark mode (the visitor's system setting): the light-mode colours above are too dark on Gradio's dark
+# page (the focus ring was 2.4:1, tab labels 1.9:1); these pass 4.5:1 for text and 3:1 for the ring.
+CSS += """
+.dark *:focus-visible { outline-color: #a5b4fc !important; }
+.dark .tab-container button, .dark .tab-wrapper button { color: var(--neutral-300); }
+.dark .tab-container button.selected { color: var(--primary-300); }
+.dark .label, .dark .gallery .label { color: var(--primary-300); }
+.dark .options-changed { color: #fdba74; }
+.dark .diff-delta { color: #a5b4fc; }
+.dark .ci-dot { background: #e5e7eb; }
+"""
+
+# The Compare systems tab: the interval plot (an axis fitted to the systems, with ticks; the bar is
+# sacreBLEU's μ ± ci and stays visible around the score's tick), the differences list, the signature.
 CSS += """
 .ci-plot { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 0.6rem 0.8rem; }
 .ci-caption { font-size: 0.85rem; color: var(--body-text-color-subdued); margin-bottom: 0.4rem; }
 .ci-row { display: grid; grid-template-columns: minmax(90px, 22%) 1fr minmax(150px, auto); gap: 0.6rem; align-items: center; margin: 0.3rem 0; }
 .ci-name { font-family: var(--font-mono); font-size: 0.85rem; overflow-wrap: anywhere; }
-.ci-track { position: relative; height: 14px; background: var(--background-fill-secondary); border-radius: 7px; }
-.ci-bar { position: absolute; top: 3px; height: 8px; background: rgba(67,56,202,0.45); border-radius: 4px; }
-.ci-dot { position: absolute; top: 1px; width: 12px; height: 12px; margin-left: -6px; border-radius: 50%; background: #4338ca; }
+.ci-track { position: relative; height: 18px; background: var(--background-fill-secondary); border-radius: 4px; }
+.ci-bar { position: absolute; top: 4px; height: 10px; background: rgba(67,56,202,0.35); border: 1px solid #4338ca; border-radius: 3px; box-sizing: border-box; }
+.ci-dot { position: absolute; top: 0; width: 3px; height: 18px; margin-left: -1.5px; background: #111827; }
 .ci-label { font-variant-numeric: tabular-nums; font-size: 0.85rem; }
-@media (max-width: 600px) { .ci-row { grid-template-columns: 1fr; } }
+.ci-axis-row { margin-top: 0; }
+.ci-axis { position: relative; height: 1.3rem; border-top: 1px solid var(--body-text-color-subdued); }
+.ci-tick { position: absolute; top: 0; transform: translateX(-50%); font-size: 0.75rem; font-variant-numeric: tabular-nums; color: var(--body-text-color-subdued); padding-top: 2px; }
+.ci-tick::before { content: ""; position: absolute; top: -1px; left: 50%; height: 5px; border-left: 1px solid var(--body-text-color-subdued); }
+@media (max-width: 600px) { .ci-row { grid-template-columns: 1fr; gap: 0.15rem; } .ci-axis-row > span { display: none; } }
+.compare-signature { font-family: var(--font-mono); font-size: 0.8rem; overflow-wrap: anywhere; }
+.diff-caption { font-size: 0.9rem; }
+.diff-scroll { list-style: none; padding: 0 0.3rem 0 0; margin: 0; max-height: 640px; overflow-y: auto; }
+.compare-results { width: 100%; border-collapse: collapse; font-size: 0.9rem; font-variant-numeric: tabular-nums; }
+.compare-results th { text-align: left; font-size: 0.8rem; color: var(--body-text-color-subdued); border-bottom: 2px solid var(--border-color-primary); padding: 0.3rem; }
+.compare-results td { border-bottom: 1px solid var(--border-color-primary); padding: 0.3rem; overflow-wrap: anywhere; }
+.compare-results td:first-child { font-family: var(--font-mono); font-size: 0.85rem; }
+.diff-row { border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 0.45rem 0.65rem; margin: 0.45rem 0; }
+.diff-head { display: flex; flex-wrap: wrap; gap: 0.3rem 0.8rem; align-items: baseline; }
+.diff-delta { font-weight: 700; font-variant-numeric: tabular-nums; color: #4338ca; }
+.diff-scores { font-size: 0.85rem; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.diff-text { margin-top: 0.25rem; font-size: 0.9rem; overflow-wrap: anywhere; }
+.diff-label { display: inline-block; min-width: 6.5rem; margin-right: 0.5rem; font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--body-text-color-subdued); overflow-wrap: anywhere; }
 """
 
 # The precision chart (plain HTML bars).
@@ -139,4 +174,11 @@ CSS += """
 .bar-p { background: #4f46e5; }
 .bar-bp { background: #047857; }
 .bar-value { font-variant-numeric: tabular-nums; text-align: right; font-size: 0.9rem; }
+"""
+
+# Gradio's "upload more" button on a file field that already holds files is a button inside a button
+# (axe: nested-interactive, serious) labelled with an untranslated key, and it appends to the list. It is
+# hidden: a field's x clears it, and the next upload replaces the files (space/uploads.py).
+CSS += """
+.icon-button-wrapper .icon-button:has(.upload-container) { display: none; }
 """

@@ -5,33 +5,33 @@ score from the page and checks it against `bleu_core.compute_bleu` (the module's
 explain mode, checks a bad input shows the module's message in the page; then issue 12's points at
 1280x900 and 390x844: the first screen, results and errors scrolled into view (element boxes vs the
 viewport), a 5 MB single-line segment with the page's JS heap, the phone layout, uploads, the scale
-toggle, axe-core's contrast and ARIA rules, and the Compare systems tab. Screenshots go to
-tests/artifacts/ (gitignored). Skips when Chromium or Playwright is missing; CI has both.
+toggle, axe-core's contrast and ARIA rules, large pastes and keyboard focus. Issue 20's points are in
+test_app_browser_score.py and test_app_browser_compare.py. Screenshots go to tests/artifacts/.
 """
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
+from browser_support import (  # noqa: F401  (app_url and browser are fixtures)
+    AXE,
+    ARTIFACTS,
+    DESKTOP,
+    FOCUS_INDICATOR_JS,
+    PHONE,
+    REPO,
+    app_url,
+    axe_violations,
+    browser,
+    in_viewport,
+    js_heap_mb,
+    open_page,
+)
 from bleu_core import compute_bleu, segment_statistics
 from bleu_options import resolve_options
 from conftest import WMT17, WMT17_REFERENCE, wmt17_lines
-
-CHROMIUM = Path("/usr/bin/chromium")
-# Screenshots land here (gitignored), so they outlive pytest's rotating temporary directories.
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-ARTIFACTS.mkdir(exist_ok=True)
-AXE = Path(__file__).resolve().parent / "js" / "node_modules" / "axe-core" / "axe.min.js"  # tests/install.sh
-REPO = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 CANDIDATES = [
     "It is a guide to action which ensures that the military always obeys the commands of the party.",
@@ -43,71 +43,6 @@ REFERENCE_SETS = [
     "It is the practical guide for the army always to heed the directions of the party.",
 ]
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory):
-    """Start the demo as users do (`python app.py --port N`) and stop it afterwards."""
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("app") / "app.log"
-    env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_ANALYTICS_ENABLED": "False"}
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "app.py", "--port", str(port)], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"app.py exited with {process.returncode}:\n{log_path.read_text()}")
-            try:
-                with urllib.request.urlopen(url, timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"app.py did not answer on {url} within 90 s:\n{log_path.read_text()}")
-            time.sleep(0.3)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-
-
-def open_page(browser, url, viewport=DESKTOP):
-    page = browser.new_page(viewport=viewport)
-    page.set_default_timeout(30000)
-    page.goto(url, wait_until="domcontentloaded")
-    page.wait_for_selector("#score-button")
-    return page
-
 
 def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     page = open_page(browser, app_url)
@@ -118,6 +53,9 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     page.wait_for_selector("#bleu-score")
 
     expected = compute_bleu(CANDIDATES, [REFERENCE_SETS] * 2, return_sentence_scores=True)
+    # The Per segment table's and Explain's number: sacreBLEU's sentence-level settings.
+    sentence = compute_bleu(CANDIDATES, [REFERENCE_SETS] * 2, smooth="exp", effective_order=True,
+                            return_sentence_scores=True)["sentence_bleu"]
     assert float(page.locator("#bleu-score").get_attribute("data-bleu")) == expected["bleu"]
     assert page.locator("#bleu-value").inner_text().strip() == f"{expected['bleu']:.4f}"
     assert page.locator("#signature textarea, #signature input").first.input_value() == expected["signature"]
@@ -129,7 +67,8 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     view = page.locator("#explain-view")
     view.wait_for()
     assert "Segment 1" in view.inner_text()
-    assert page.locator("#explain-bleu").inner_text().strip() == f"{expected['sentence_bleu'][0]:.4f}"
+    assert page.locator("#explain-bleu").inner_text().strip() == f"{sentence[0]:.4f}"
+    assert page.locator("#explain-corpus-bleu").inner_text().strip() == f"{expected['sentence_bleu'][0]:.4f}"
     # The first 1-gram table's sum row: clipped matches over the candidate's unigrams, as the core counts them.
     row = segment_statistics(CANDIDATES[:1], [REFERENCE_SETS], resolve_options())[0]
     assert f"p1 = {row[2]}/{row[6]} " in view.inner_text()  # the 1-gram table sums to the core's counts
@@ -146,7 +85,7 @@ def test_paste_score_explain_in_a_real_browser(app_url, browser, tmp_path):
     page.get_by_role("tab", name="Per segment").click()
     page.locator('#segments [data-testid="cell-1-4"]').click()  # row 2, prediction column
     page.wait_for_function("() => document.querySelector('#explain-view')?.innerText.includes('Segment 2')")
-    assert page.locator("#explain-bleu").inner_text().strip() == f"{expected['sentence_bleu'][1]:.4f}"
+    assert page.locator("#explain-bleu").inner_text().strip() == f"{sentence[1]:.4f}"
     page.close()
 
 
@@ -209,22 +148,6 @@ def test_an_example_loads_and_scores_with_one_click(app_url, browser):
     page.get_by_label("0–1", exact=True).check()
     assert [line for line in console if line.startswith(("warning", "error"))] == []  # no Vega-Lite warnings
     page.close()
-
-
-def in_viewport(page, selector) -> bool:
-    """Whether the element's box overlaps the visible part of the page (some of it is on screen)."""
-    box = page.locator(selector).first.bounding_box()
-    size = page.viewport_size
-    return box is not None and box["y"] < size["height"] and box["y"] + box["height"] > 0 and box["x"] < size["width"]
-
-
-def js_heap_mb(page) -> float:
-    """The page's used JS heap, from Chromium's DevTools protocol."""
-    session = page.context.new_cdp_session(page)
-    session.send("HeapProfiler.collectGarbage")
-    session.send("Performance.enable")
-    metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
-    return metrics["JSHeapUsedSize"] / 2**20
 
 
 def test_first_screen_shows_paste_score_and_examples(app_url, browser, tmp_path):
@@ -295,6 +218,10 @@ def test_phone_layout_keeps_the_card_tables_and_tabs_on_screen(app_url, browser,
         assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, label.inner_text()
     for name in ("Overview", "Per segment", "Explain", "JSON"):  # no tab hides in an overflow menu
         assert page.get_by_role("tab", name=name).is_visible(), name
+    from space.layout import TABS
+
+    for name, _, _ in TABS:  # nor does a page tab (Score, Compare, Diversity)
+        assert page.get_by_role("tab", name=name, exact=True).is_visible(), name
     page.get_by_role("tab", name="Explain").click()
     page.wait_for_selector("#explain-view")
     for header in page.locator(".ngram-table th:last-child").all():  # the clipped column is on screen
@@ -320,21 +247,13 @@ def test_three_uploaded_reference_files_are_all_listed(app_url, browser, tmp_pat
     page.close()
 
 
-def axe_violations(page, rules):
-    """axe-core's violations of `rules` on the page as it is now (axe injected from the local npm copy)."""
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        "async (rules) => (await axe.run(document, {runOnly: {type: 'rule', values: rules}})).violations", rules
-    )
-    return [(v["id"], [node["target"] for node in v["nodes"]]) for v in found]
-
-
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (tests/install.sh runs npm install in tests/js)")
 def test_axe_finds_no_contrast_or_aria_violations(app_url, browser, tmp_path):
     rules = ["color-contrast", "aria-prohibited-attr", "aria-allowed-attr"]
     for viewport in (DESKTOP, PHONE):
         page = open_page(browser, app_url, viewport)
-        page.get_by_text("Options (13a").click()  # the options' help text is checked too
+        page.locator("#options").get_by_text("Options: tokenizer 13a").click()  # the options' help text too
+        page.locator("#bootstrap").get_by_text("Confidence interval").click()
         assert axe_violations(page, rules) == [], f"fresh page at {viewport['width']} px"
         page.close()
     page = open_page(browser, app_url)
@@ -345,32 +264,6 @@ def test_axe_finds_no_contrast_or_aria_violations(app_url, browser, tmp_path):
         page.wait_for_timeout(300)
         assert axe_violations(page, ["color-contrast"]) == [], f"{tab} tab after scoring"
     page.screenshot(path=str(ARTIFACTS / "axe-json.png"), full_page=True)
-    page.close()
-
-
-def test_compare_systems_tab_with_uploaded_wmt17_systems(app_url, browser, tmp_path):
-    from bleu_compare import compare
-
-    names = ["uedin-nmt.4722.de", "online-B.0.de", "KIT.4950.de"]
-    systems = {name: wmt17_lines(name) for name in names}  # skips where ../shared/data is absent
-    reference = wmt17_lines("newstest2017-ende.ref.de")
-    page = open_page(browser, app_url)
-    page.get_by_role("tab", name="Compare systems").click()
-    page.get_by_role("tab", name="Upload system files").click()
-    page.locator("#compare-system-files input[type=file]").set_input_files([str(WMT17 / name) for name in names])
-    page.locator("#compare-reference-files input[type=file]").set_input_files([str(WMT17_REFERENCE)])
-    page.wait_for_function("() => (document.querySelector('#compare-system-files')?.innerText.match(/⇣/g) || []).length === 3")
-    page.wait_for_selector('#compare-reference-files :text("KB")')
-    page.locator("#compare-button").click()
-    page.wait_for_selector("#compare-plot", timeout=60000)
-    expected = compare(systems, reference)
-    table = page.locator("#compare-table").inner_text()
-    for row in expected["systems"]:
-        assert f"{100 * row['bleu']:.2f}" in table
-        assert ("baseline" if row["p_value"] is None else f"{row['p_value']:.4f}") in table
-    assert page.locator("#compare-plot .ci-row").count() == 3
-    assert "highest − lowest" in page.locator("#compare-differences").inner_text()
-    page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
     page.close()
 
 
@@ -455,28 +348,6 @@ def test_a_large_paste_stays_responsive_and_one_above_the_limit_points_to_upload
     assert page.locator("#predictions .paste-note").count() == 0
     assert page.locator("#predictions textarea").input_value() == "ein kurzer Satz"
     page.close()
-
-
-# The focused element's indicator: outline style, width, and its contrast with what lies behind it
-# (the outline sits outside the element, so the nearest opaque ancestor's background).
-FOCUS_INDICATOR_JS = """() => {
-  const element = document.activeElement;
-  const style = getComputedStyle(element);
-  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
-  const luminance = ([r, g, b]) => {
-    const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-  };
-  let behind = parseFloat(style.outlineOffset) < 0 ? element : element.parentElement, background = [255, 255, 255];
-  for (; behind; behind = behind.parentElement) {
-    const parts = rgb(getComputedStyle(behind).backgroundColor);
-    if (parts.length === 3 || (parts.length === 4 && parts[3] === 1)) { background = parts.slice(0, 3); break; }
-  }
-  const [light, dark] = [luminance(rgb(style.outlineColor)), luminance(background)].sort((a, b) => b - a);
-  return {tag: element.tagName, id: element.id, text: (element.innerText || element.placeholder || '').slice(0, 40),
-          outline: style.outlineStyle, width: parseFloat(style.outlineWidth),
-          contrast: (light + 0.05) / (dark + 0.05), visible: element.matches(':focus-visible')};
-}"""
 
 
 def test_keyboard_focus_is_visible_and_stays_on_score(app_url, browser):

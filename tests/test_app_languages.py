@@ -12,8 +12,8 @@ pytest.importorskip("gradio", reason="the demo's tests need gradio (requirements
 import bleu_tokenizers  # noqa: E402
 from bleu_core import compute_bleu  # noqa: E402
 from cjk_corpus import JAPANESE, KOREAN, predictions_and_references  # noqa: E402
-from space import inputs, layout  # noqa: E402
-from test_app import score_text  # noqa: E402
+from space import options  # noqa: E402
+from space_calls import run_compare, score_text  # noqa: E402
 from test_language_tokenizers import models_here, skip_without, spm_home  # noqa: E402, F401 (fixtures)
 
 
@@ -28,17 +28,17 @@ def pasted(segments) -> tuple:
 
 
 def test_the_menu_lists_every_sacrebleu_tokenizer_but_the_old_alias():
-    values = [value for _, value in layout.TOKENIZER_CHOICES]
+    values = [value for _, value in options.TOKENIZER_CHOICES]
     assert set(values) == set(bleu_tokenizers.TOKENIZERS) - {"spm"} and len(values) == len(set(values))
 
 
 def test_a_missing_package_or_model_is_said_in_the_menu(monkeypatch, tmp_path):
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
-    assert layout._tokenizer_choice("flores200 (spBLEU, FLORES-200)", "flores200") == (
+    assert options._tokenizer_choice("flores200") == (
         "flores200 (spBLEU, FLORES-200) — no model file flores200sacrebleuspm here", "flores200")
     monkeypatch.setitem(sys.modules, "ipadic", None)
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: None if name == "ipadic" else object())
-    assert layout._tokenizer_choice("ja-mecab (Japanese, MeCab)", "ja-mecab")[0].endswith("— not installed here")
+    assert options._tokenizer_choice("ja-mecab")[0] == "ja-mecab (Japanese, MeCab) — not installed here"
 
 
 @pytest.mark.parametrize("tokenizer, segments", [("ja-mecab", JAPANESE), ("ko-mecab", KOREAN), ("flores200", KOREAN)])
@@ -71,9 +71,9 @@ def test_compare_tab_scores_with_them():
     predictions_text, references_text, predictions, references = pasted(KOREAN)
     second = [refs[1] if len(refs) > 1 else p for p, refs in KOREAN]
     systems_text = predictions_text + "\n" + compare_view.SYSTEM_SEPARATOR + "\n" + "\n".join(second)
-    status, table, _, _, caption = compare_view.run_compare(inputs.SOURCE_TEXT, systems_text, references_text, None, None,
-                                                            "bootstrap", 200, "", *form("ko-mecab"))
+    outputs = run_compare(systems_text, references_text, samples=200, form=form("ko-mecab"))
     expected = compare({"system 1": predictions, "system 2": second}, [refs[0] for refs in references],
                        method="bootstrap", samples=200, tokenizer="ko-mecab")
-    assert status.visible is False and f"`{expected['signature']}`" in caption
+    assert f"Signature: {expected['signature']}" in outputs["caption"]
     assert "tok:ko-mecab-0.996/ko-0.9.2-KO" in expected["signature"]
+    assert "Cannot compare" not in str(getattr(outputs["status"], "value", ""))

@@ -1,0 +1,155 @@
+"""pyproject.toml: `pip install .` (or from a git URL) installs every module, the `bleu` command and
+the extras, and the installed files work with the clone nowhere on the path.
+
+How the install is tested, and why so: the wheel is built from a copy of the tree with this
+environment's setuptools (`--no-build-isolation`: nothing is downloaded) and installed with `--no-deps`
+into a fresh virtual environment created without pip (`pip --python` installs into it). The fresh
+environment reaches the dependencies (numpy, evaluate, datasets, ...) through a .pth file naming this
+environment's site-packages, instead of downloading them again: that would take minutes and the
+network, and would test pip rather than this package. What it proves: the wheel holds every top-level
+module and nothing else, its metadata declares the dependencies and extras, and from a directory
+outside the clone the installed modules import, `evaluate.load` runs the installed bleu_metric.py, and
+the `bleu` command scores files; each module's `__file__` is checked to be the installed one. About
+15 seconds in all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tomllib
+import zipfile
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+import pytest
+
+from bleu_core import compute_bleu
+from conftest import REPO
+from test_cli_imports import requirement_names, third_party_imports
+
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+MODULES = sorted(path.name for path in REPO.glob("bleu_*.py"))
+NOT_INSTALLED = {"app.py", "setup.py"}  # the Space's entry point (run from the clone) and the build script
+# Installed by the user before the extras that use it (an unpinned torch may be a CUDA build of gigabytes).
+INSTALL_IT_YOURSELF = {"torch"}
+SKIP_DIRS = {".git", ".venv", "node_modules", "artifacts", "__pycache__", "build", "dist", ".pytest_cache"}
+
+
+def copy_tree(target: Path) -> Path:
+    shutil.copytree(REPO, target, ignore=lambda folder, names: [n for n in names if n in SKIP_DIRS
+                                                                   or n.endswith(".egg-info")])
+    return target
+
+
+def build_wheel(source: str, out: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation", "-q",
+                    "-w", str(out)], check=True, capture_output=True, text=True, timeout=300)
+    (wheel,) = out.glob("*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("build")
+    return build_wheel(str(copy_tree(folder / "tree")), folder / "dist")
+
+
+def test_every_top_level_module_is_a_bleu_module_and_in_the_wheel(wheel):
+    """A new flat module (another helper's bleu_*.py) is installed without editing a list; a top-level
+    module named otherwise would not be, and fails here."""
+    stray = sorted(path.name for path in REPO.glob("*.py") if path.name not in NOT_INSTALLED and path.name not in MODULES)
+    assert stray == [], f"top-level modules that `pip install .` would leave out: {stray}; name them bleu_*.py"
+    names = zipfile.ZipFile(wheel).namelist()
+    assert sorted(name for name in names if "/" not in name) == MODULES
+    assert not [name for name in names if name.startswith(("space/", "tests/", "bench/", "app.py", "examples/"))]
+
+
+def test_the_wheel_declares_the_runtime_the_extras_and_the_command(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        info = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))
+        metadata = archive.read(info).decode()
+        entry_points = archive.read(info.replace("METADATA", "entry_points.txt")).decode()
+    required = {line.split(":", 1)[1].strip() for line in metadata.splitlines()
+                if line.startswith("Requires-Dist:") and "extra ==" not in line}
+    assert {r.split("<")[0].split(">")[0].split("=")[0].lower() for r in required} == requirement_names("requirements.txt")
+    extras = {line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Provides-Extra:")}
+    assert extras == set(PYPROJECT["project"]["optional-dependencies"]) >= {"space", "trainer", "rl", "ja", "ko", "spm",
+                                                                          "spark", "ray", "all"}
+    assert "bleu = bleu_cli:main" in entry_points
+    from bleu_options import __version__
+
+    assert f"Version: {__version__}" in metadata
+
+
+def distribution(module: str) -> str:
+    """The distribution that provides an import name (the name itself when it is not installed here)."""
+    return (packages_distributions().get(module) or [module])[0].lower().replace("_", "-")
+
+
+def test_every_optional_import_is_a_dependency_or_in_an_extra():
+    """A module that imports a package (a tokenizer's MeCab, Spark, Ray, ...) must declare it: in
+    requirements.txt, or in an extra of pyproject.toml."""
+    base = requirement_names("requirements.txt")
+    extras = {requirement.split("[")[0].split(">")[0].split("<")[0].split("=")[0].strip().lower()
+              for group in PYPROJECT["project"]["optional-dependencies"].values() for requirement in group}
+    declared = {name.replace("_", "-") for name in base | extras} | INSTALL_IT_YOURSELF
+    for module in MODULES:
+        undeclared = {name for name in third_party_imports(module) if distribution(name) not in declared}
+        assert undeclared == set(), f"{module} imports {sorted(undeclared)}: add them to pyproject.toml's extras"
+    assert set(PYPROJECT["project"]["optional-dependencies"]["all"][0].split("[")[1].rstrip("]").split(",")) == (
+        set(PYPROJECT["project"]["optional-dependencies"]) - {"all"})
+
+
+def run(venv: Path, *command: str, cwd: Path) -> str:
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME")}
+    completed = subprocess.run([str(venv / "bin" / command[0]), *command[1:]], cwd=cwd, env=env,
+                               capture_output=True, text=True, timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout
+
+
+def test_the_installed_files_work_in_a_fresh_virtual_environment(wheel, tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps",
+                    "--no-index", "-q", str(wheel)], check=True, capture_output=True, timeout=300)
+    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    (site / "dependencies_from_the_test_environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    hypotheses, references = REPO / "examples" / "hypotheses.txt", REPO / "examples" / "references.1.txt"
+    expected = compute_bleu(hypotheses.read_text(encoding="utf-8").splitlines(),
+                            references.read_text(encoding="utf-8").splitlines())
+
+    # The modules the README imports, from the installed files.
+    script = (
+        "import importlib.util, json, bleu_compare, bleu_core, bleu_tensor, evaluate\n"
+        "files = [bleu_compare.__file__, bleu_core.__file__, bleu_tensor.__file__]\n"
+        "installed = importlib.util.find_spec('bleu_metric').origin\n"
+        f"hyp = open({str(hypotheses)!r}, encoding='utf-8').read().splitlines()\n"
+        f"ref = open({str(references)!r}, encoding='utf-8').read().splitlines()\n"
+        "result = evaluate.load(installed).compute(predictions=hyp, references=ref)\n"
+        f"clone = evaluate.load({str(REPO / 'bleu_metric.py')!r}).compute(predictions=hyp, references=ref)\n"
+        "print(json.dumps({'files': files, 'installed': installed, 'result': result, 'clone': clone}))\n"
+    )
+    answer = json.loads(run(venv, "python", "-c", script, cwd=outside).strip().splitlines()[-1])
+    assert all(Path(path).parent == site for path in answer["files"] + [answer["installed"]]), answer
+    assert answer["result"] == answer["clone"] == expected
+    # The console command.
+    printed = json.loads(run(venv, "bleu", str(hypotheses), "-r", str(references), "--json", cwd=outside))
+    assert printed == expected
+
+
+def test_it_installs_from_a_git_url(tmp_path):
+    """`pip install "git+URL"` builds from a clone of the repository: the same wheel."""
+    tree = copy_tree(tmp_path / "repo")
+    for command in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "t"]):
+        subprocess.run(["git", *command], cwd=tree, check=True, capture_output=True, timeout=120)
+    wheel = build_wheel(f"git+file://{tree}", tmp_path / "dist")
+    assert sorted(name for name in zipfile.ZipFile(wheel).namelist() if "/" not in name) == MODULES
