@@ -19,9 +19,10 @@ from .bleu_inputs import TOKEN_IDS
 from .bleu_options import OPTION_NAMES
 from .bleu_scoring import score_rows
 from .bleu_stats import ngram_statistics
+from .bleu_token_ids import DEFAULT_RULE
 from .bleu_tokenizers import get_tokenizer
 
-HELPERS = (TOKEN_IDS, score_rows, ngram_statistics, get_tokenizer)  # used through bleu_compare
+HELPERS = (TOKEN_IDS, score_rows, ngram_statistics, DEFAULT_RULE, get_tokenizer)  # used through bleu_compare
 
 _CITATION = """\
 @inproceedings{koehn-2004-statistical,

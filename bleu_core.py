@@ -26,12 +26,14 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_options import BleuOptions, resolve_options
     from .bleu_scoring import BleuScore, score_rows, score_statistics
     from .bleu_stats import encode_tokens, ngram_statistics, stat_width
+    from .bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
     from .bleu_tokenizers import TokenIds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
     from bleu_scoring import BleuScore, score_rows, score_statistics
     from bleu_stats import encode_tokens, ngram_statistics, stat_width
+    from bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
     from bleu_tokenizers import TokenIds
 
 # Segments per chunk (at most): large enough to amortise NumPy calls, small enough to bound memory
@@ -81,16 +83,24 @@ def _chunk_statistics_text(
     return ngram_statistics(ids, lengths, len(predictions), owner, options.orders, options.ref_length)
 
 
-def _chunk_statistics_ids(
-    predictions: Sequence[Sequence[int]], references: Sequence[Sequence[Sequence[int]]], options: BleuOptions
-) -> np.ndarray:
-    flat_references, owner = _references_by_rank(references)
-    sequences = list(predictions) + flat_references
+def _flat_ids(sequences: Sequence[Sequence[int]], rule: TokenIdRule) -> Tuple[np.ndarray, np.ndarray]:
+    """Id sequences concatenated, the rule's ids dropped (see `bleu_token_ids`), densely
+    renumbered: (ids, each sequence's length)."""
     lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
     flat = np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))
-    return ngram_statistics(
-        encode_tokens(flat), lengths, len(predictions), owner, options.orders, options.ref_length
-    )
+    flat, lengths = rule.drop(flat, lengths)
+    return encode_tokens(flat), lengths
+
+
+def _chunk_statistics_ids(
+    predictions: Sequence[Sequence[int]],
+    references: Sequence[Sequence[Sequence[int]]],
+    options: BleuOptions,
+    rule: TokenIdRule = DEFAULT_RULE,
+) -> np.ndarray:
+    flat_references, owner = _references_by_rank(references)
+    ids, lengths = _flat_ids(list(predictions) + flat_references, rule)
+    return ngram_statistics(ids, lengths, len(predictions), owner, options.orders, options.ref_length)
 
 
 def options_for_token_ids(options: BleuOptions) -> BleuOptions:
@@ -139,19 +149,21 @@ def segment_statistics(
     options: BleuOptions,
     kind: str = TEXT,
     chunk_segments: int = CHUNK_SEGMENTS,
+    rule: TokenIdRule = DEFAULT_RULE,
 ) -> np.ndarray:
-    """Statistics rows (see `bleu_stats`) for checked inputs: one row per prediction.
+    """Statistics rows (see `bleu_stats`) for checked inputs: one row per prediction; for token
+    ids, after dropping the ids of `rule` (see `bleu_token_ids`).
 
     Chunks of segments are independent (the rows of a chunk depend on it alone), so they run on
     a few threads when that helps; a small input is split so both cores get a share.
     """
-    chunk = _chunk_statistics_text if kind == TEXT else _chunk_statistics_ids
     count = len(predictions)
     threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
     starts, size = _chunk_starts(count, threads, chunk_segments)
 
     def rows_of(start: int) -> np.ndarray:
-        return chunk(predictions[start : start + size], references[start : start + size], options)
+        chunk = predictions[start : start + size], references[start : start + size], options
+        return _chunk_statistics_text(*chunk) if kind == TEXT else _chunk_statistics_ids(*chunk, rule)
 
     parts = _map_chunks(rows_of, starts, threads)
     if not parts:
@@ -170,10 +182,8 @@ def _chunk_systems_statistics(
         lines = [line for system in systems for line in _prepared_lines(system, options.lowercase)]
         lines.extend(_prepared_lines(flat_references, options.lowercase))
         ids, lengths = options.tokenizer.encode_flat_rstripped(lines)
-    else:
-        sequences = [sequence for system in systems for sequence in system] + flat_references
-        lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
-        ids = encode_tokens(np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum())))
+    else:  # negative ids are dropped, as everywhere (see bleu_token_ids)
+        ids, lengths = _flat_ids([sequence for system in systems for sequence in system] + flat_references, DEFAULT_RULE)
     segments = len(references)
     rows = ngram_statistics(ids, lengths, segments, owner, options.orders, options.ref_length, systems=len(systems))
     return [rows[k * segments : (k + 1) * segments] for k in range(len(systems))]
@@ -337,18 +347,26 @@ def garbage_collection_paused() -> Iterator[None]:
 
 
 def statistics_of_inputs(
-    predictions: Any, references: Any, options: BleuOptions, kind: Optional[str] = None
+    predictions: Any,
+    references: Any,
+    options: BleuOptions,
+    kind: Optional[str] = None,
+    rule: Optional[TokenIdRule] = None,
 ) -> Tuple[np.ndarray, List[int], BleuOptions]:
     """Check raw inputs and count them: (statistics rows, references per segment, options).
 
     `kind` requires `text` or `token_ids` (None detects it). The options come back as they apply
-    to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`.
+    to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`. Token ids
+    are counted after dropping the ids of `rule` (None: negative ids only; see `bleu_token_ids`);
+    a rule that lists ids is an error for text.
     """
     with garbage_collection_paused():
         preds, refs, kind = validate_inputs(predictions, references, kind)
         if kind == TOKEN_IDS:
             options = options_for_token_ids(options)
-        stats = segment_statistics(preds, refs, options, kind)
+        else:
+            refuse_for_text(rule)
+        stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE)
         num_refs = reference_counts(refs)
         del preds, refs  # freed now, while paused, so the collector never walks them
     return stats, num_refs, options
@@ -361,14 +379,18 @@ def compute_bleu(
     bootstrap_samples: int = 0,
     bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
     kind: Optional[str] = None,
+    ignore_ids: Any = None,
+    pad_id: Any = None,
     **options: Any,
 ) -> Dict[str, Any]:
     """BLEU of predictions against references; the options are those of `resolve_options`.
 
-    `kind` requires inputs of one kind (`text` or `token_ids`); None detects it.
+    `kind` requires inputs of one kind (`text` or `token_ids`); None detects it. `ignore_ids`
+    (alias `pad_id`) lists token ids to drop besides the negative ones (see `bleu_token_ids`).
     """
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed)
-    stats, num_refs, used = statistics_of_inputs(predictions, references, resolve_options(**options), kind)
+    rule = token_id_rule(ignore_ids, pad_id)
+    stats, num_refs, used = statistics_of_inputs(predictions, references, resolve_options(**options), kind, rule)
     return result_from_statistics(stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed)
 
 

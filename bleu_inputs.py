@@ -7,8 +7,8 @@ metric checks the raw Python objects here first, and every interface shares thes
 Two input kinds are accepted:
 - text: predictions are strings; references are one string per prediction or a non-empty list of
   strings per prediction (the number may vary from one prediction to the next);
-- token ids: predictions are lists of non-negative integers; references are one such list per
-  prediction, or a non-empty list of them per prediction.
+- token ids: predictions are lists of integers; references are one such list per prediction, or a
+  non-empty list of them per prediction. Negative ids are padding (see `bleu_token_ids`).
 """
 
 from __future__ import annotations
@@ -185,26 +185,22 @@ def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]
 
 
 def _check_ids(sequence: Any, where: str) -> List[int]:
-    """A list of non-negative ints, checked in bulk; the slow per-token walk runs only to name an error."""
+    """A list of ints, checked in bulk; the slow per-token walk runs only to name an error.
+    Negative ids pass: they are padding, dropped before counting (see `bleu_token_ids`)."""
     sequence = _as_array_if_tensor(sequence)
     if isinstance(sequence, str) or not isinstance(sequence, (list, tuple, np.ndarray)):
         raise TypeError(f"{where} is {type(sequence).__name__}; with token ids, pass a list of integers")
     if isinstance(sequence, np.ndarray):
-        if sequence.dtype.kind in "iu" and sequence.ndim == 1 and (sequence.size == 0 or sequence.min() >= 0):
+        if sequence.dtype.kind in "iu" and sequence.ndim == 1:
             return sequence.tolist()
         values = sequence.tolist()
     else:
         values = list(sequence)
-        if set(map(type, values)) <= {int} and (not values or min(values) >= 0):
+        if set(map(type, values)) <= {int}:
             return values
     for position, token in enumerate(values):
         if not _is_int(token):
             raise TypeError(f"{where}[{position}] is {token!r}; token ids must be integers")
-        if token < 0:
-            raise ValueError(
-                f"{where}[{position}] is {token}; token ids must be >= 0 (strip padding such as -100 "
-                "before scoring)"
-            )
     return [int(t) for t in values]
 
 

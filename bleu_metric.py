@@ -21,6 +21,7 @@ from .bleu_scoring import score_statistics
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
+from .bleu_token_ids import TOKEN_ID_OPTION_NAMES, token_id_rule
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 from .bleu_trainer_batches import eval_prediction_ids
@@ -107,6 +108,9 @@ Args:
     bootstrap_samples (`int`, default `0`): with N > 0, add a 95% confidence interval from N
         bootstrap resamples of the segments (sacreBLEU's scheme).
     bootstrap_seed (`int` or `None`, default `12345`): seed of the resampling.
+    ignore_ids (collection of `int`, token ids only): ids dropped from predictions and references
+        before counting, besides the negative ids (-100 padding), which are always dropped;
+        `pad_id` is an alias for one id. See `bleu_token_ids` for the rule.
 
 Returns:
     bleu (`float`): the BLEU score, between 0 and 1.
@@ -133,10 +137,10 @@ Examples:
 
 
 def _check_option_names(kwargs: Dict[str, Any]) -> None:
-    unknown = sorted(set(kwargs) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES))
+    unknown = sorted(set(kwargs) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES) - set(TOKEN_ID_OPTION_NAMES))
     if unknown:
         raise TypeError(
-            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + RUN_OPTION_NAMES)}"
+            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + RUN_OPTION_NAMES + TOKEN_ID_OPTION_NAMES)}"
         )
 
 
@@ -221,6 +225,7 @@ class BleuMetric(evaluate.Metric):
                 compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
             )
         resolve_options(**{k: v for k, v in kwargs.items() if k in OPTION_NAMES})
+        token_id_rule(**{k: v for k, v in kwargs.items() if k in TOKEN_ID_OPTION_NAMES})
         check_run_options(
             kwargs.get("return_sentence_scores", False),
             kwargs.get("bootstrap_samples", 0),
@@ -306,14 +311,16 @@ class BleuMetric(evaluate.Metric):
         """
         return compare(systems, references, **kwargs)
 
-    def tensor_statistics(self, predictions: Any, references: Any, *, pad_id: int, per_segment: bool = False, **options: Any):
-        """Statistics of padded torch.long id tensors, int64 on their device (all-reducible); see `bleu_tensor`."""
-        return tensor_statistics(predictions, references, pad_id=pad_id, per_segment=per_segment, **options)
+    def tensor_statistics(self, predictions: Any, references: Any, *, per_segment: bool = False, **options: Any):
+        """Statistics of padded torch.long id tensors, int64 on their device (all-reducible); see
+        `bleu_tensor`. Name the padding: `ignore_ids=(pad_token_id,)` (alias `pad_id=`), or
+        `ignore_ids=()` when -100 is the only padding."""
+        return tensor_statistics(predictions, references, per_segment=per_segment, **options)
 
-    def tensor_sentence_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any):
+    def tensor_sentence_bleu(self, predictions: Any, references: Any, **options: Any):
         """Sentence BLEU of padded torch.long id tensors: float64 (B,) on their device; see `bleu_tensor`."""
-        return tensor_sentence_bleu(predictions, references, pad_id=pad_id, **options)
+        return tensor_sentence_bleu(predictions, references, **options)
 
-    def tensor_corpus_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any) -> Dict[str, Any]:
+    def tensor_corpus_bleu(self, predictions: Any, references: Any, **options: Any) -> Dict[str, Any]:
         """The result dict (signature tok:ids) of padded torch.long id tensors; see `bleu_tensor`."""
-        return tensor_corpus_bleu(predictions, references, pad_id=pad_id, **options)
+        return tensor_corpus_bleu(predictions, references, **options)

@@ -25,29 +25,30 @@ The reward is a callable object, not a closure, so that it pickles: TRL's asynch
 forwards reward functions to a spawned process, which cannot receive a closure.
 
 With `token_ids=True` it scores `completion_ids` (TRL passes them beside the text) against
-references of token ids instead: no text tokenizer runs, and ids listed in `ignore_ids` (padding,
-end of sequence) are dropped from both sides first. Lists of ids go through `bleu_core`; padded
-torch tensors (completion ids (B, L) and a reference column (B, L2) or (B, R, L2)) are counted on
-their device by `bleu_tensor`, where every id in `ignore_ids` is padding.
+references of token ids instead: no text tokenizer runs, and the token-id rule (`bleu_token_ids`)
+drops every negative id and every id in `ignore_ids` (padding, end of sequence) from both sides
+first. Lists of ids go through `bleu_core`; padded torch tensors (completion ids (B, L) and a
+reference column (B, L2) or (B, R, L2)) are counted on their device by `bleu_tensor`.
 """
 
 from __future__ import annotations
 
-import numbers
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from .bleu_inputs import TEXT, TOKEN_IDS, is_tensor
     from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
     from .bleu_tensor import check_inputs, count_rows, reference_counts
-    from .bleu_trainer import SCALES, check_ignore_ids
+    from .bleu_token_ids import TokenIdRule, refuse_for_text, token_id_rule
+    from .bleu_trainer import SCALES
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, TOKEN_IDS, is_tensor
     from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
     from bleu_tensor import check_inputs, count_rows, reference_counts
-    from bleu_trainer import SCALES, check_ignore_ids
+    from bleu_token_ids import TokenIdRule, refuse_for_text, token_id_rule
+    from bleu_trainer import SCALES
 
 # sacreBLEU's sentence_bleu settings: smoothed, and scored on the orders a short completion has.
 REWARD_DEFAULTS: Dict[str, Any] = {"smooth": "exp", "effective_order": True}
@@ -106,13 +107,17 @@ class BleuReward:
         scale: float,
         options: BleuOptions,
         token_ids: bool = False,
-        ignore_ids: frozenset = frozenset(),
+        rule: Optional[TokenIdRule] = None,
     ) -> None:
         self.reference_column = reference_column
         self.scale = float(scale)
         self.options = options
         self.token_ids = token_ids
-        self.ignore_ids = ignore_ids
+        self.rule = rule  # the token-id rule (bleu_token_ids); None: ignore_ids not given
+
+    @property
+    def ignore_ids(self) -> frozenset:
+        return self.rule.ignore_ids if self.rule is not None else frozenset()
 
     def __repr__(self) -> str:
         kind = "token ids" if self.token_ids else "text"
@@ -139,27 +144,10 @@ class BleuReward:
         if self.token_ids:
             if completion_ids is None:
                 raise TypeError("token_ids=True scores completion_ids, but none were passed; pass completion_ids=[[...], ...]")
-            return [self._kept(ids) for ids in completion_ids]
+            return [ids.tolist() if hasattr(ids, "tolist") else ids for ids in completion_ids]
         if completions is None:
             raise TypeError("completions is missing; pass completions=[...], one string or conversation per completion")
         return [completion_text(completion, index) for index, completion in enumerate(completions)]
-
-    def _kept(self, ids: Any) -> Any:
-        """Token ids without the ignored ones (padding, end of sequence)."""
-        ids = ids.tolist() if hasattr(ids, "tolist") else ids
-        if not self.ignore_ids:
-            return ids
-        return [i for i in ids if i not in self.ignore_ids]
-
-    def _kept_references(self, references: list) -> list:
-        if not self.ignore_ids:
-            return references
-        kept = []
-        for group in references:
-            group = group.tolist() if hasattr(group, "tolist") else group
-            nested = isinstance(group, (list, tuple)) and bool(group) and not isinstance(group[0], numbers.Integral)
-            kept.append([self._kept(ids) for ids in group] if nested else self._kept(group))
-        return kept
 
     def _check_lengths(self, predictions: Any, references: Any) -> None:
         if len(predictions) != len(references):
@@ -170,9 +158,10 @@ class BleuReward:
 
     def score_tensors(self, completion_ids: Any, references: Any) -> Dict[str, Any]:
         """The batch's result from padded id tensors, counted on their device by `bleu_tensor`."""
-        if not self.ignore_ids:
+        if self.rule is None:
             raise ValueError(
-                "padded token-id tensors need the padding id: pass ignore_ids=(tokenizer.pad_token_id, ...)"
+                "padded token-id tensors need their padding named: pass ignore_ids=(tokenizer.pad_token_id, ...) "
+                "when building the reward (or ignore_ids=() when the only padding is -100)"
             )
         if not is_tensor(references):
             raise TypeError(
@@ -181,31 +170,21 @@ class BleuReward:
                 "or both as lists of ids"
             )
         self._check_lengths(completion_ids, references)
-        pad_id = min(self.ignore_ids)
         try:
-            predictions, grouped = check_inputs(self._padded(completion_ids), self._padded(references), pad_id)
+            predictions, grouped = check_inputs(completion_ids, references, self.rule)
         except (TypeError, ValueError) as error:
             raise type(error)(f"BLEU reward (references from {self.reference_column!r}): {error}") from error
-        rows = count_rows(predictions, grouped, pad_id, self.options.orders, self.options.ref_length)
+        rows = count_rows(predictions, grouped, self.options.orders, self.options.ref_length)
         return result_from_statistics(
-            rows.cpu().numpy(), self.options, reference_counts(grouped, pad_id), return_sentence_scores=True
+            rows.cpu().numpy(), self.options, reference_counts(grouped), return_sentence_scores=True
         )
-
-    def _padded(self, ids: Any) -> Any:
-        """The tensor with every ignored id replaced by one padding id (the smallest of them)."""
-        if len(self.ignore_ids) == 1 or not hasattr(ids, "masked_fill"):
-            return ids
-        import torch
-
-        ignored = torch.tensor(sorted(self.ignore_ids), dtype=ids.dtype, device=ids.device)
-        return ids.masked_fill(torch.isin(ids, ignored), min(self.ignore_ids))
 
     def score(self, predictions: list, references: list) -> Dict[str, Any]:
         """The metric's result for the batch, with `sentence_bleu`, from one set of statistics rows."""
         self._check_lengths(predictions, references)
         kind = TOKEN_IDS if self.token_ids else TEXT
         try:
-            stats, num_refs, used = statistics_of_inputs(predictions, references, self.options, kind)
+            stats, num_refs, used = statistics_of_inputs(predictions, references, self.options, kind, self.rule)
         except (TypeError, ValueError) as error:
             raise type(error)(f"BLEU reward (references from {self.reference_column!r}): {error}") from error
         return result_from_statistics(stats, used, num_refs, return_sentence_scores=True)
@@ -223,10 +202,7 @@ class BleuReward:
         if self.token_ids and is_tensor(completion_ids):
             result = self.score_tensors(completion_ids, references)
         else:
-            predictions = self.predictions_of(completions, completion_ids)
-            if self.token_ids:
-                references = self._kept_references(references)
-            result = self.score(predictions, references)
+            result = self.score(self.predictions_of(completions, completion_ids), references)
         if log_metric is not None and result["sentence_bleu"]:
             log_metric(f"rewards/{self.__name__}/corpus_bleu", result["bleu"] * self.scale)
         return [value * self.scale for value in result["sentence_bleu"]]
@@ -237,14 +213,16 @@ def make_reward_function(
     reference_column: str = "reference",
     scale: float = 1,
     token_ids: bool = False,
-    ignore_ids: Sequence[int] = (),
+    ignore_ids: Any = None,
+    pad_id: Any = None,
     **options: Any,
 ) -> BleuReward:
     """A TRL reward function scoring sentence BLEU; see the module docstring.
 
     `options` are the metric's (tokenizer="13a", lowercase, max_order, weights, smooth,
     smooth_value, ref_length, effective_order) over the reward defaults `smooth="exp"`,
-    `effective_order=True`. They are checked here, once.
+    `effective_order=True`. With `token_ids=True`, `ignore_ids` (alias `pad_id`) lists the ids
+    dropped besides the negative ones (see `bleu_token_ids`). They are checked here, once.
     """
     if not isinstance(reference_column, str) or not reference_column:
         raise TypeError(f"reference_column must be the name of a dataset column (a string), not {reference_column!r}")
@@ -256,11 +234,14 @@ def make_reward_function(
     if unknown:
         raise TypeError(
             f"unknown option(s) {unknown}; the BLEU reward takes reference_column, scale, token_ids, "
-            f"ignore_ids and {list(OPTION_NAMES)}"
+            f"ignore_ids (alias pad_id) and {list(OPTION_NAMES)}"
         )
     if token_ids and "tokenizer" in options:
         raise ValueError("token_ids=True scores token ids as they are, so no tokenizer applies; leave tokenizer out")
+    rule = token_id_rule(ignore_ids, pad_id)
+    if not token_ids:
+        refuse_for_text(rule, "the reward scores text (pass token_ids=True to score completion_ids)")
     resolved = resolve_options(**{**REWARD_DEFAULTS, **options})
     if token_ids:
         resolved = options_for_token_ids(resolved)
-    return BleuReward(reference_column, scale, resolved, token_ids, check_ignore_ids(ignore_ids, token_ids))
+    return BleuReward(reference_column, scale, resolved, token_ids, rule)

@@ -26,11 +26,13 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_inputs import TEXT, as_list, detect_input_kind
     from .bleu_options import BleuOptions, resolve_options
     from .bleu_stats import stat_width
+    from .bleu_token_ids import split_token_id_options, token_id_rule
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, as_list, detect_input_kind
     from bleu_options import BleuOptions, resolve_options
     from bleu_stats import stat_width
+    from bleu_token_ids import split_token_id_options, token_id_rule
 
 
 def statistics(predictions: Any, references: Any, per_segment: bool = False, **options: Any) -> np.ndarray:
@@ -38,9 +40,11 @@ def statistics(predictions: Any, references: Any, per_segment: bool = False, **o
 
     Returns the column sums, a 1-D int64 array of `2 + 2 * K` entries, or with `per_segment=True`
     a `(len(predictions), 2 + 2 * K)` array with one row per prediction. The options are the
-    metric's (tokenizer, lowercase, max_order, smooth, ref_length, ...).
+    metric's (tokenizer, lowercase, max_order, smooth, ref_length, ...), and for token ids
+    `ignore_ids` (alias `pad_id`): ids dropped besides the negative ones (see `bleu_token_ids`).
     """
-    rows, _, _ = statistics_of_inputs(predictions, references, resolve_options(**options))
+    rule_options, options = split_token_id_options(options)
+    rows, _, _ = statistics_of_inputs(predictions, references, resolve_options(**options), rule=token_id_rule(**rule_options))
     return rows if per_segment else rows.sum(axis=0)
 
 
@@ -83,6 +87,8 @@ class BleuAccumulator:
     """
 
     def __init__(self, **options: Any) -> None:
+        rule_options, options = split_token_id_options(options)
+        self.rule = token_id_rule(**rule_options)  # for token ids; see bleu_token_ids
         self._requested_options = resolve_options(**options)
         self.reset()
 
@@ -110,7 +116,7 @@ class BleuAccumulator:
                 f"different tokens and cannot be summed. Pass {held} here, or use a second accumulator "
                 "(or reset() this one) for the other kind"
             )
-        rows, counts, self.options = statistics_of_inputs(predictions, references, self.options, kind)
+        rows, counts, self.options = statistics_of_inputs(predictions, references, self.options, kind, self.rule)
         self.kind = kind
         self.totals += rows.sum(axis=0)
         self._note_refs(min(counts), max(counts))

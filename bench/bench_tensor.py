@@ -72,7 +72,7 @@ def make_batch(batch: int, length: int, refs: int, device: torch.device, seed: i
 
 
 def ours(predictions: torch.Tensor, references: torch.Tensor) -> torch.Tensor:
-    return bleu_tensor.sentence_bleu(predictions, references, pad_id=PAD_ID, smooth="method1")
+    return bleu_tensor.sentence_bleu(predictions, references, ignore_ids=[PAD_ID], smooth="method1")
 
 
 def torch_counting(predictions: torch.Tensor, references: torch.Tensor) -> torch.Tensor:
@@ -181,7 +181,7 @@ def run(device: torch.device, grid, repeats: int, nltk_sentences: int) -> None:
                 if on_cpu:
                     torch_ms, torch_rows = timed(lambda: torch_counting(predictions, references), device, repeats)
                     extra_text = f" {torch_ms:14.1f} |"
-                    public_rows = bleu_tensor.statistics(predictions, references, pad_id=PAD_ID, per_segment=True)
+                    public_rows = bleu_tensor.statistics(predictions, references, ignore_ids=[PAD_ID], per_segment=True)
                     extra_agree = torch.equal(torch_rows, public_rows)
                 try:
                     tb_ms, tb_scores = timed(lambda: tensorbleu_style(predictions, references), device, repeats)

@@ -91,7 +91,7 @@ def run_tensor(rank: int, world: int, init_file: str, data: dict) -> Any:
     try:
         predictions = torch.tensor(shard(data["predictions"], rank, world), dtype=torch.long)
         references = torch.tensor(shard(data["references"], rank, world), dtype=torch.long)
-        totals = statistics(predictions, references, pad_id=data["pad_id"], **data["options"])
+        totals = statistics(predictions, references, ignore_ids=[data["pad_id"]], **data["options"])
         shard_totals = totals.tolist()
         dist.all_reduce(totals, op=dist.ReduceOp.SUM)
         return {"rank": rank, "shard": shard_totals, "totals": totals.tolist(), "dtype": str(totals.dtype)}

@@ -191,7 +191,7 @@ def test_bad_completions_and_references_name_the_problem(bleu):
         (dict(scale=10), ValueError, "scale must be 1 .* or 100"),
         (dict(reference_column=3), TypeError, "reference_column must be the name of a dataset column"),
         (dict(token_ids="yes"), TypeError, "token_ids must be True or False"),
-        (dict(ignore_ids=(0,)), ValueError, "ignore_ids applies to token ids"),
+        (dict(ignore_ids=(0,)), ValueError, r"ignore_ids=\[0\] applies to token ids, but the reward scores text"),
         (dict(token_ids=True, ignore_ids=0), TypeError, "ignore_ids must be a collection"),
         (dict(token_ids=True, tokenizer="intl"), ValueError, "no tokenizer applies"),
         (dict(token_ids=True, lowercase=True), ValueError, "lowercase=True applies to text"),
