@@ -20,9 +20,13 @@ from .bleu_options import OPTION_NAMES
 from .bleu_scoring import score_rows
 from .bleu_stats import ngram_statistics
 from .bleu_token_ids import DEFAULT_RULE
+from .bleu_tokenizer_base import BaseTokenizer
+from .bleu_tokenizer_13a import Tokenizer13a
+from .bleu_tokenizer_regex import TokenizerIntl
 from .bleu_tokenizers import get_tokenizer
 
-HELPERS = (TOKEN_IDS, score_rows, ngram_statistics, DEFAULT_RULE, get_tokenizer)  # used through bleu_compare
+# Used through bleu_compare; imported here so that evaluate.load copies their modules.
+HELPERS = (TOKEN_IDS, score_rows, ngram_statistics, DEFAULT_RULE, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl)
 
 _CITATION = """\
 @inproceedings{koehn-2004-statistical,

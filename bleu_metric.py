@@ -22,12 +22,19 @@ from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
 from .bleu_token_ids import TOKEN_ID_OPTION_NAMES, token_id_rule
+from .bleu_tokenizer_base import BaseTokenizer
+from .bleu_tokenizer_13a import Tokenizer13a
+from .bleu_tokenizer_regex import TokenizerIntl
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 from .bleu_trainer_batches import eval_prediction_ids
 from .bleu_trainer_gather import GatheredRows
 
-HELPERS = (score_statistics, ngram_statistics, get_tokenizer, eval_prediction_ids, GatheredRows)  # used through bleu_core and bleu_trainer
+# Used through bleu_core and bleu_trainer; imported here so that evaluate.load copies their modules.
+HELPERS = (
+    score_statistics, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
+    eval_prediction_ids, GatheredRows,
+)
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -113,7 +120,8 @@ Args:
         `pad_id` is an alias for one id. See `bleu_token_ids` for the rule.
 
 Returns:
-    bleu (`float`): the BLEU score, between 0 and 1.
+    bleu (`float`): the BLEU score, between 0 and 1 (above 1 only with the smoothing settings
+        listed under Limitations on the card).
     precisions (`list` of `float`): the (smoothed) modified precision of each order.
     brevity_penalty (`float`): between 0 and 1.
     length_ratio (`float`): translation_length / reference_length (0.0 when the latter is 0).

@@ -85,3 +85,47 @@ def test_description_and_citation_are_the_cards(bleu):
 
 def test_version_in_signature_matches_the_module():
     assert f"version:{bleu_options.__version__}" in README
+
+
+def card_section(title: str) -> str:
+    """The card's text under a `### title` heading, up to the next heading of any level."""
+    match = re.search(rf"^### {re.escape(title)}\n(.*?)(?=^#)", README, flags=re.M | re.S)
+    assert match, f"the card has no '### {title}' section"
+    return match.group(1)
+
+
+def docstring_section(text: str, title: str) -> str:
+    match = re.search(rf"^{title}:\n(.*?)(?=^\S|\Z)", text, flags=re.M | re.S)
+    assert match, f"the docstring has no '{title}:' section"
+    return match.group(1)
+
+
+def test_docstring_and_card_list_the_same_inputs_and_outputs(bleu):
+    """The card's two tables and the metric's docstring (`_KWARGS_DESCRIPTION`) name the same arguments
+    and the same result keys, so neither can gain an option the other does not document."""
+    card_inputs = re.findall(r"^\| `(\w+)` \|", card_section("Inputs"), flags=re.M)
+    card_outputs = re.findall(r"`(\w+)`", "".join(re.findall(r"^\|([^|]+)\|", card_section("Output Values"), flags=re.M)))
+    doc_inputs = re.findall(r"^    (\w+) \(", docstring_section(bleu.inputs_description, "Args"), flags=re.M)
+    returns = docstring_section(bleu.inputs_description, "Returns")
+    doc_outputs = [name for line in re.findall(r"^    ([\w, ]+) \(", returns, flags=re.M) for name in line.split(", ")]
+    assert card_inputs == doc_inputs
+    assert sorted(card_outputs) == sorted(doc_outputs)
+
+
+def test_the_cards_first_example_prints_what_it_says(bleu, capsys):
+    """The 'How to Use' block runs as written (on the file beside this test) and prints its comment."""
+    block = re.search(r"## How to Use\n\n```python\n(.*?)```", README, flags=re.S).group(1)
+    code, expected = block.split("\n# ")
+    exec(code.replace('"path/to/bleu_metric.py"', repr(str(REPO / "bleu_metric.py"))), {})
+    assert capsys.readouterr().out.split() == expected.split()
+
+
+def test_every_docs_page_is_linked_from_the_card_and_every_link_resolves():
+    pages = sorted(path.name for path in (REPO / "docs").glob("*.md"))
+    assert pages, "docs/ holds the manual's pages"
+    linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)(?:#[\w-]*)?\)", README))
+    assert set(pages) <= linked, f"pages the card does not link: {sorted(set(pages) - linked)}"
+    for source in [REPO / "README.md", *(REPO / "docs" / name for name in pages)]:
+        text = source.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
+            assert (source.parent / target).resolve().exists(), f"{source.name} links to a missing {target}"

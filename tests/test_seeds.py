@@ -2,7 +2,7 @@
 
 Each test quotes the seed's example and its number; an oracle (NLTK, sacreBLEU, or the seed's own
 fractions worked by hand) stands beside each claim. Where a seed disagrees with a trusted
-implementation, the test pins down why (also written in the README, "Where the sources disagree").
+implementation, the test pins down why (also written in docs/differences.md, "Where the sources disagree").
 """
 
 from __future__ import annotations

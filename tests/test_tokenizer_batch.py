@@ -1,7 +1,7 @@
 """The batch tokenizers equal sacreBLEU's per-line tokenizers, token for token, line for line.
 
 `13a` and `none` tokenize a whole chunk of lines in one pass over the bytes of the joined text
-(bleu_tokenizers._cut_joined), with the 13a rules reduced to where token boundaries fall. The
+(bleu_tokenizer_13a._cut_joined), with the 13a rules reduced to where token boundaries fall. The
 oracle is sacreBLEU's own tokenizer applied to each line separately (then split on whitespace),
 on every line of the WMT17 data and on generated text full of the cases the rules single out.
 """
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bleu_tokenizers
+import bleu_tokenizer_13a
 from bleu_tokenizers import Tokenizer13a, TokenizerNone
 from conftest import WMT17, wmt17_lines
 
@@ -123,10 +123,10 @@ def test_named_cases(line, tokens):
 def test_the_whitespace_table_is_pythons_whole_unicode_whitespace():
     """str.split() splits on these; the byte pass must know every one of them (all of Unicode)."""
     expected = [chr(c).encode() for c in range(0x80, 0x110000) if chr(c).isspace()]
-    assert bleu_tokenizers._UNICODE_SPACE_BYTES == expected
+    assert bleu_tokenizer_13a._UNICODE_SPACE_BYTES == expected
     assert {len(b) for b in expected} <= {2, 3}
     ascii_spaces = [chr(c) for c in range(0x80) if chr(c).isspace()]
-    assert sorted(bleu_tokenizers._ASCII_SPACES) == sorted(ascii_spaces)
+    assert sorted(bleu_tokenizer_13a._ASCII_SPACES) == sorted(ascii_spaces)
 
 
 def test_empty_batches_and_lines():
