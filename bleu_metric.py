@@ -116,8 +116,10 @@ Args:
         bootstrap resamples of the segments (sacreBLEU's scheme).
     bootstrap_seed (`int` or `None`, default `12345`): seed of the resampling.
     ignore_ids (collection of `int`, token ids only): ids dropped from predictions and references
-        before counting, besides the negative ids (-100 padding), which are always dropped;
-        `pad_id` is an alias for one id. See `bleu_token_ids` for the rule.
+        before counting, wherever they stand, besides the negative ids (-100 padding), which are
+        always dropped. See `bleu_token_ids` for the rule.
+    pad_id (`int`, token ids only): an alias of `ignore_ids` for one id (`pad_id=0` is
+        `ignore_ids=[0]`).
 
 Returns:
     bleu (`float`): the BLEU score, between 0 and 1 (above 1 only with the smoothing settings
