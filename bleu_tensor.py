@@ -137,12 +137,12 @@ def segments_without_reference(references: "torch.Tensor") -> "torch.Tensor":
     return ~(references >= 0).flatten(1).any(dim=1)
 
 
-def _compacted(ids: "torch.Tensor") -> Tuple["torch.Tensor", "torch.Tensor"]:
-    """(ids with the padding (negative ids) removed and the gaps closed, left-aligned along the
-    last dimension, and the lengths). Positions at or past a row's length hold 0; no device
-    synchronisation."""
+def _compacted(ids: "torch.Tensor", pad_id: int = PADDING) -> Tuple["torch.Tensor", "torch.Tensor"]:
+    """(ids with the padding (every position equal to `pad_id`) removed and the gaps closed,
+    left-aligned along the last dimension, and the lengths). Positions at or past a row's length
+    hold 0; no device synchronisation."""
     torch = _torch()
-    kept = ids >= 0
+    kept = ids != pad_id
     width = ids.shape[-1]
     target = torch.where(kept, kept.cumsum(dim=-1) - 1, width)  # every pad to a spare last column
     spare = torch.zeros(ids.shape[:-1] + (width + 1,), dtype=ids.dtype, device=ids.device)
@@ -305,10 +305,16 @@ def statistics(
     `bleu_streaming.score_from_statistics` (same options) scores the sum.
 
     `ignore_ids` (alias `pad_id`): the ids to drop besides the negative ones (see `bleu_token_ids`);
-    one of them is required, `ignore_ids=()` when -100 is the only padding."""
+    one of them is required, `ignore_ids=()` when -100 is the only padding.
+
+    Like every statistics of token ids, each row ends with three columns that say so (1, r and
+    r * r for a segment with r references; see `bleu_streaming`): they add up with the rest, so
+    the scored sum signs `tok:ids` and its `nrefs`, however it was summed."""
     if not isinstance(per_segment, bool):
         raise TypeError(f"per_segment must be True or False, not {per_segment!r}")
-    rows, _, _ = _rows_and_options(predictions, references, ignore_ids, pad_id, options)
+    rows, grouped, _ = _rows_and_options(predictions, references, ignore_ids, pad_id, options)
+    refs = _reference_counts(grouped).to(rows.device)
+    rows = _torch().cat([rows, _torch().stack([_torch().ones_like(refs), refs, refs * refs], dim=1)], dim=1)
     return rows if per_segment else rows.sum(dim=0)
 
 
@@ -325,10 +331,15 @@ def sentence_bleu(
     return _torch().from_numpy(scores).to(rows.device)
 
 
+def _reference_counts(references: "torch.Tensor") -> "torch.Tensor":
+    """References per segment of checked (B, R, L2) references (int64, on their device): the rows
+    with a token, or 1 where none has one (from (B, L2): the segment's one reference, empty)."""
+    return (references != PADDING).any(dim=2).sum(dim=1).clamp(min=1)
+
+
 def reference_counts(references: "torch.Tensor") -> List[int]:
-    """References per segment of checked (B, R, L2) references, for the signature: the rows with a
-    token, or 1 where none has one (from (B, L2): the segment's one reference, empty)."""
-    return (references >= 0).any(dim=2).sum(dim=1).clamp(min=1).tolist()
+    """References per segment of checked references, for the signature."""
+    return _reference_counts(references).tolist()
 
 
 def corpus_bleu(

@@ -19,6 +19,7 @@ import bleu_tensor  # noqa: E402
 from bleu_core import compute_bleu  # noqa: E402
 from bleu_options import SMOOTH_NAMES  # noqa: E402
 from bleu_streaming import score_from_statistics  # noqa: E402
+from bleu_streaming import PROVENANCE, with_provenance  # noqa: E402
 from bleu_streaming import statistics as list_statistics  # noqa: E402
 from bleu_token_ids import TokenIdRule  # noqa: E402
 from conftest import REPO  # noqa: E402
@@ -109,9 +110,11 @@ def test_statistics_equal_the_list_path_rows_and_sum(batch, max_order, ref_lengt
 
 
 def torch_rows(predictions, references, pad_id, orders, ref_length="closest"):
-    """The torch counting (what runs on a GPU), run here on the CPU tensors."""
+    """The torch counting (what runs on a GPU), run here on the CPU tensors, with the three columns
+    every row of token-id statistics ends with (1, r, r * r; see bleu_streaming)."""
     checked = bleu_tensor.check_inputs(predictions, references, TokenIdRule(frozenset({pad_id})))
-    return bleu_tensor.segment_statistics(*checked, orders, ref_length)
+    rows = bleu_tensor.segment_statistics(*checked, orders, ref_length)
+    return torch.from_numpy(with_provenance(rows.numpy(), bleu_tensor.reference_counts(checked[1])))
 
 
 @pytest.mark.parametrize("orders", [1, 2, 4, 6])
@@ -218,8 +221,9 @@ def test_known_numbers_on_a_hand_made_batch():
                                [[3, 3, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]]])
     rows = bleu_tensor.statistics(predictions, references, ignore_ids=[0], per_segment=True)
     assert torch.equal(torch_rows(predictions, references, 0, 4), rows)
-    # [hyp_len, ref_len, matches 1..4, totals 1..4]; closest of 4 and 6 to 4 is 4; 3 3 3 3 clips at 2.
-    assert rows.tolist() == [[4, 4, 4, 3, 2, 1, 4, 3, 2, 1], [4, 2, 2, 1, 0, 0, 4, 3, 2, 1]]
+    # [hyp_len, ref_len, matches 1..4, totals 1..4, then 1, r, r * r for r references]; closest of 4
+    # and 6 to 4 is 4; 3 3 3 3 clips at 2.
+    assert rows.tolist() == [[4, 4, 4, 3, 2, 1, 4, 3, 2, 1, 1, 2, 4], [4, 2, 2, 1, 0, 0, 4, 3, 2, 1, 1, 1, 1]]
     scores = bleu_tensor.sentence_bleu(predictions, references, ignore_ids=[0], smooth="exp")
     assert scores[0].item() == 1.0
     assert scores[1].item() == pytest.approx(math.exp(sum(map(math.log, [2 / 4, 1 / 3, 1 / (2 * 2), 1 / (4 * 1)])) / 4))
@@ -242,13 +246,18 @@ def test_edge_batches_equal_the_list_path_in_both_countings(predictions, referen
                                            return_sentence_scores=True)["sentence_bleu"]
 
 
-def test_statistics_score_through_the_streaming_api():
+def test_statistics_score_through_the_streaming_api_and_keep_saying_they_count_ids():
     predictions, references, hyp_lists, ref_groups = make_batch(**BATCHES["small-left-4refs"])
     totals = bleu_tensor.statistics(predictions, references, ignore_ids=[0], smooth="method7")
-    scored = score_from_statistics(totals, num_refs=[len(g) for g in ref_groups], smooth="method7")
     expected = compute_bleu(hyp_lists, ref_groups, smooth="method7")
-    assert scored.pop("signature").replace("tok:13a", "tok:ids") == expected.pop("signature")  # only tok differs
-    assert scored == expected and 0 < expected["bleu"] < 1
+    assert expected["signature"].startswith("nrefs:1-4|") and "|tok:ids|" in expected["signature"]
+    # Given the counts, the signature is compute's exactly; alone, the sum records that they vary.
+    assert score_from_statistics(totals, num_refs=[len(g) for g in ref_groups], smooth="method7") == expected
+    alone = score_from_statistics(totals, smooth="method7")
+    assert alone.pop("signature") == expected["signature"].replace("nrefs:1-4|", "nrefs:var|")
+    assert alone == {key: value for key, value in expected.items() if key != "signature"} and 0 < alone["bleu"] < 1
+    one_each = bleu_tensor.statistics(predictions, references[:, 0], ignore_ids=[0])
+    assert score_from_statistics(one_each)["signature"] == compute_bleu(hyp_lists, [g[:1] for g in ref_groups])["signature"]
 
 
 def test_all_reduce_of_tensor_statistics_across_two_gloo_processes(tmp_path):
@@ -265,9 +274,13 @@ def test_all_reduce_of_tensor_statistics_across_two_gloo_processes(tmp_path):
     whole = bleu_tensor.statistics(predictions, references, ignore_ids=[spec["pad_id"]], **options)
     assert whole.tolist() == list_statistics(hyp_lists, ref_groups, **options).tolist()
     assert answers[0]["shard"] != whole.tolist()  # each rank really held only a part
+    expected = compute_bleu(hyp_lists, ref_groups, **options)
     for answer in answers:
         assert answer["dtype"] == "torch.int64"
         assert answer["totals"] == whole.tolist()
+        # The all-reduced sum still signs tok:ids, and that the number of references varies (1 to 4).
+        assert answer["signature"] == expected["signature"].replace("nrefs:1-4|", "nrefs:var|")
+        assert "|tok:ids|" in answer["signature"] and answer["bleu"] == expected["bleu"]
 
 
 PREDICTIONS = torch.tensor([[4, 5, 6, 0], [7, 8, 0, 0]])
@@ -312,7 +325,7 @@ def test_negative_ids_are_padding_and_pad_id_is_an_alias_of_ignore_ids():
         assert torch.equal(bleu_tensor.statistics(scattered, references, per_segment=True, **padding), expected), padding
         assert torch.equal(torch_rows(scattered, references, 0, 4), expected)
     # The hand count: [4 5 6] against [4 5 6]; [7 8] against [7 8 9] and [7].
-    assert expected.tolist() == [[3, 3, 3, 2, 1, 0, 3, 2, 1, 0], [2, 1, 2, 1, 0, 0, 2, 1, 0, 0]]
+    assert expected.tolist() == [[3, 3, 3, 2, 1, 0, 3, 2, 1, 0, 1, 1, 1], [2, 1, 2, 1, 0, 0, 2, 1, 0, 0, 1, 2, 4]]
     # pad_id and ignore_ids together drop both.
     both = bleu_tensor.statistics(PREDICTIONS, REFERENCES, pad_id=0, ignore_ids=[8], per_segment=True)
     assert both[1].tolist()[:3] == [1, 1, 1]  # [7] alone, against the reference [7]
@@ -329,7 +342,7 @@ def test_a_two_dimensional_reference_row_of_padding_is_one_empty_reference():
     rows = bleu_tensor.statistics(predictions, references, ignore_ids=[0], per_segment=True)
     np.testing.assert_array_equal(rows.numpy(), list_statistics(hyp_lists, ref_lists, per_segment=True))
     np.testing.assert_array_equal(torch_rows(predictions, references, 0, 4).numpy(), rows.numpy())
-    assert rows[1].tolist() == [2, 0, 0, 0, 0, 0, 2, 1, 0, 0]
+    assert rows[1].tolist() == [2, 0, 0, 0, 0, 0, 2, 1, 0, 0, 1, 1, 1]
     result = bleu_tensor.corpus_bleu(predictions, references, ignore_ids=[0], smooth="floor")
     assert result["signature"].startswith("nrefs:1|") and result["reference_length"] == 5
     text = [" ".join(map(str, ids)) for ids in hyp_lists], [" ".join(map(str, ids)) for ids in ref_lists]
@@ -371,7 +384,7 @@ def test_the_package_imports_and_scores_without_torch():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["[3, 3, 3, 2, 1, 0, 3, 2, 1, 0]",
+    assert out.stdout.splitlines() == ["[3, 3, 3, 2, 1, 0, 3, 2, 1, 0, 1, 1, 1]",
                                        "bleu_tensor needs PyTorch for tensor inputs; install torch, or pass lists "
                                        "of token ids to the metric's compute instead"]
 
@@ -418,7 +431,7 @@ def test_on_cuda_the_counting_waits_for_the_device_once():
         torch.cuda.set_sync_debug_mode("default")
     waits = [str(w.message) for w in caught if "synchroniz" in str(w.message)]
     assert len(waits) == 1, waits
-    assert torch.equal(rows.cpu(), torch_rows(predictions, references, spec["pad_id"], 4))
+    assert torch.equal(rows.cpu(), torch_rows(predictions, references, spec["pad_id"], 4)[:, : -len(PROVENANCE)])
 
 
 def test_the_metric_loaded_by_evaluate_exposes_the_tensor_functions(bleu):

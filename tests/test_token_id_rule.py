@@ -100,7 +100,8 @@ def test_bleu_tensor(oracle):
     rows = bleu_tensor.statistics(predictions, labels, ignore_ids=SPECIALS, per_segment=True, **OPTIONS)
     np.testing.assert_array_equal(rows.numpy(), statistics(STRIPPED_PREDICTIONS, STRIPPED_LABELS, per_segment=True, **OPTIONS))
     checked = bleu_tensor.check_inputs(predictions, labels, bleu_tensor.token_id_rule(SPECIALS))
-    np.testing.assert_array_equal(bleu_tensor.segment_statistics(*checked, 2).numpy(), rows.numpy())  # the GPU counting
+    counted = bleu_tensor.segment_statistics(*checked, 2).numpy()  # the GPU counting, without the provenance columns
+    np.testing.assert_array_equal(counted, rows.numpy()[:, :-3])
 
 
 def test_the_trainer_hook_drops_its_tokenizer_special_ids(bleu, oracle):
@@ -146,3 +147,74 @@ def test_ignore_ids_with_text_is_an_error_everywhere(bleu, tmp_path):
         bleu.reward_function(pad_id=2)
     with pytest.raises(TypeError, match="ignore_ids must be a collection of integer token ids"):
         bleu.compute(predictions=[[1]], references=[[1]], ignore_ids=2)
+
+
+# ---------------------------------------------------------------- statistics of token ids say so
+
+
+def test_token_id_statistics_sign_tok_ids_and_nrefs_however_they_are_summed(bleu):
+    """The provenance is in the numbers (three more columns: 1, r, r * r per segment), so every way
+    of adding rows keeps it: NumPy, torch, shards, an all-reduce (tests/test_tensor.py), plain ints."""
+    rows = statistics(PREDICTIONS, LABELS, per_segment=True, ignore_ids=SPECIALS, **OPTIONS)
+    assert rows.shape == (4, 2 + 2 * 2 + 3) and rows[:, -3:].tolist() == [[1, 1, 1]] * 4
+    expected = bleu.compute(predictions=STRIPPED_PREDICTIONS, references=STRIPPED_LABELS, **OPTIONS)
+    assert expected["signature"].startswith("nrefs:1|") and "|tok:ids|" in expected["signature"]
+    tensors = torch.tensor(PREDICTIONS), torch.tensor(LABELS)
+    sums = {
+        "rows": rows, "numpy sum": rows.sum(axis=0), "two shards": rows[:1].sum(axis=0) + rows[1:].sum(axis=0),
+        "torch sum": torch.from_numpy(rows).sum(dim=0), "python ints": [int(v) for v in rows.sum(axis=0)],
+        "bleu_tensor": bleu_tensor.statistics(*tensors, ignore_ids=SPECIALS, **OPTIONS),
+        "bleu_tensor rows, summed by hand": bleu_tensor.statistics(*tensors, ignore_ids=SPECIALS, per_segment=True, **OPTIONS).sum(0),
+        "the metric's methods": bleu.statistics(PREDICTIONS, LABELS, ignore_ids=SPECIALS, **OPTIONS),
+    }
+    for name, totals in sums.items():
+        assert score_from_statistics(totals, **OPTIONS) == expected, name
+    assert bleu.score_from_statistics(sums["bleu_tensor"], num_refs=1, ignore_ids=SPECIALS, **OPTIONS) == expected
+    # Text statistics are as before: 2 + 2K columns, the tokenizer of the options, nrefs unknown.
+    text = statistics(joined(STRIPPED_PREDICTIONS), joined(STRIPPED_LABELS), **OPTIONS)
+    assert text.shape == (6,) and score_from_statistics(text, **OPTIONS)["signature"].startswith("nrefs:?|")
+    assert "|tok:13a|" in score_from_statistics(text, **OPTIONS)["signature"]
+
+
+def test_a_varying_number_of_references_is_recorded_as_var():
+    predictions, references = [[1, 2, 3], [4, 5]], [[[1, 2, 3]], [[4, 5], [4, 6], [5]]]
+    totals = statistics(predictions, references)
+    assert totals[-3:].tolist() == [2, 1 + 3, 1 + 9]  # segments, references, squared references
+    result = score_from_statistics(totals)
+    assert result["signature"].startswith("nrefs:var|") and "|tok:ids|" in result["signature"]
+    assert score_from_statistics(totals, num_refs=[1, 3])["signature"].startswith("nrefs:1-3|")
+    two_each = statistics(predictions, [[[1, 2, 3], [9]], [[4, 5], [4, 6]]])
+    assert score_from_statistics(two_each)["signature"].startswith("nrefs:2|")  # 2 + 2 of 4 squares 8: constant
+    assert score_from_statistics(two_each + totals)["signature"].startswith("nrefs:var|")
+
+
+def test_text_and_token_id_statistics_cannot_be_added_or_mixed_up():
+    ids = statistics(STRIPPED_PREDICTIONS, STRIPPED_LABELS)
+    text = statistics(joined(STRIPPED_PREDICTIONS), joined(STRIPPED_LABELS))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        ids + text
+    with pytest.raises(RuntimeError, match="must match the size"):
+        torch.from_numpy(ids) + torch.from_numpy(text)
+    with pytest.raises(ValueError, match=r"contradicts these token-id statistics, which record 1 reference\(s\)"):
+        score_from_statistics(ids, num_refs=2)
+    with pytest.raises(ValueError, match="statistics are of token ids .* leave tokenizer='13a' out"):
+        score_from_statistics(ids, tokenizer="13a")
+    with pytest.raises(ValueError, match="need rows of 10 integers .13 for token ids"):
+        score_from_statistics(ids[:-1])
+    with pytest.raises(ValueError, match="are not the segments, references, squared references"):
+        score_from_statistics(np.concatenate([ids[:-3], [4, 2, 9]]))
+    running = BleuAccumulator()
+    running.add(joined(STRIPPED_PREDICTIONS), joined(STRIPPED_LABELS))
+    with pytest.raises(ValueError, match="holds statistics of text, but this batch is token ids"):
+        running.add_statistics(ids)
+
+
+def test_the_accumulator_takes_token_id_statistics_with_what_they_record(bleu):
+    expected = bleu.compute(predictions=STRIPPED_PREDICTIONS * 2, references=STRIPPED_LABELS * 2)
+    running = BleuAccumulator()
+    running.add_statistics(statistics(PREDICTIONS, LABELS, ignore_ids=SPECIALS))
+    running.add_statistics(bleu_tensor.statistics(torch.tensor(PREDICTIONS), torch.tensor(LABELS), ignore_ids=SPECIALS))
+    assert running.kind == "token_ids" and running.segments == 8
+    assert running.result() == expected
+    running.add(STRIPPED_PREDICTIONS, [[r, r] for r in STRIPPED_LABELS])  # lists with two references each
+    assert running.result()["signature"].startswith("nrefs:1-2|")
