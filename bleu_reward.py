@@ -12,8 +12,21 @@ completion; it logs the rewards under the function's `__name__` (`rewards/bleu/m
   is scored;
 - each completion gets its sentence BLEU, from its own statistics row scored by `bleu_core`
   (no formula here), times `scale`;
-- when TRL hands over `log_metric`, the batch's corpus BLEU (the same rows summed, not the mean of
-  the sentence scores) is logged as `rewards/bleu/corpus_bleu`.
+- a completion that cannot be scored (a conversation with no assistant message, an empty list of
+  references, a reference that is not text) gets None, TRL's convention for "no reward": TRL turns
+  it into NaN and leaves it out of the group's baseline and of every logged mean (its advantage is
+  0). One bad row never stops a training run; the first one is named in a warning, once per reward
+  function. What is not one row (a missing reference column, a column that is one string, a
+  length mismatch) is a set-up error and raises;
+- when TRL hands over `log_metric`, the corpus BLEU of the batch's scored completions (their rows
+  summed, not the mean of the sentence scores) is logged as `rewards/bleu/corpus_bleu`. What TRL
+  makes of it (TRL 1.x, `GRPOTrainer._log_metric` and `log`): each process logs its own batch's
+  value; after each generation batch TRL averages the values over the processes, and at each
+  logging step it averages those over the generation batches since the last log. So the logged
+  number is a mean of per-process, per-batch corpus BLEU, not the corpus BLEU of every completion
+  of the step (BLEU does not average); with one process and one generation batch per logging step
+  (`logging_steps=1`, no gradient accumulation) it is exactly the batch's corpus BLEU. A batch
+  with no completion to score logs nothing.
 
 Defaults for a reward differ from the metric's: sentence BLEU without smoothing is 0 for any
 completion that misses one 4-gram, so most completions of a group would tie at 0 and GRPO would
@@ -33,20 +46,22 @@ reference column (B, L2) or (B, R, L2)) are counted on their device by `bleu_ten
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional
+import re
+import warnings
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
-    from .bleu_inputs import TEXT, TOKEN_IDS, is_tensor
+    from .bleu_inputs import TEXT, TOKEN_IDS, is_tensor, validate_inputs
     from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
-    from .bleu_tensor import check_inputs, count_rows, reference_counts
+    from .bleu_tensor import check_inputs, count_rows, reference_counts, segments_without_reference
     from .bleu_token_ids import TokenIdRule, refuse_for_text, token_id_rule
     from .bleu_trainer import SCALES
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
-    from bleu_inputs import TEXT, TOKEN_IDS, is_tensor
+    from bleu_inputs import TEXT, TOKEN_IDS, is_tensor, validate_inputs
     from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
-    from bleu_tensor import check_inputs, count_rows, reference_counts
+    from bleu_tensor import check_inputs, count_rows, reference_counts, segments_without_reference
     from bleu_token_ids import TokenIdRule, refuse_for_text, token_id_rule
     from bleu_trainer import SCALES
 
@@ -56,6 +71,13 @@ REWARD_NAME = "bleu"
 # Keyword arguments TRL passes beside the dataset columns (TRL 1.x GRPOTrainer._calculate_rewards).
 TRAINER_ARGUMENTS = frozenset({"trainer_state", "log_extra", "log_metric", "environments"})
 
+
+class Scored(NamedTuple):
+    """A batch's result (None when no row could be scored), the rows it scores, and why the others cannot be."""
+
+    result: Optional[Dict[str, Any]]
+    rows: List[int]
+    problems: Dict[int, str]
 
 
 def completion_text(completion: Any, index: int) -> str:
@@ -140,14 +162,22 @@ class BleuReward:
             )
         return references if is_tensor(references) else list(references)
 
-    def predictions_of(self, completions: Any, completion_ids: Any) -> list:
+    def predictions_of(self, completions: Any, completion_ids: Any) -> Tuple[list, Dict[int, str]]:
+        """(what to score for each completion, {index: why it cannot be scored})."""
         if self.token_ids:
             if completion_ids is None:
                 raise TypeError("token_ids=True scores completion_ids, but none were passed; pass completion_ids=[[...], ...]")
-            return [ids.tolist() if hasattr(ids, "tolist") else ids for ids in completion_ids]
+            return [ids.tolist() if hasattr(ids, "tolist") else ids for ids in completion_ids], {}
         if completions is None:
             raise TypeError("completions is missing; pass completions=[...], one string or conversation per completion")
-        return [completion_text(completion, index) for index, completion in enumerate(completions)]
+        texts, problems = [], {}
+        for index, completion in enumerate(completions):
+            try:
+                texts.append(completion_text(completion, index))
+            except (TypeError, ValueError) as error:
+                texts.append("")
+                problems[index] = str(error)
+        return texts, problems
 
     def _check_lengths(self, predictions: Any, references: Any) -> None:
         if len(predictions) != len(references):
@@ -156,8 +186,9 @@ class BleuReward:
                 f"column {self.reference_column!r}; pass one reference (or list of references) per completion"
             )
 
-    def score_tensors(self, completion_ids: Any, references: Any) -> Dict[str, Any]:
-        """The batch's result from padded id tensors, counted on their device by `bleu_tensor`."""
+    def score_tensors(self, completion_ids: Any, references: Any) -> Scored:
+        """The batch's result from padded id tensors, counted on their device by `bleu_tensor`; a
+        segment of a (B, R, L2) column without any reference row is left out."""
         if self.rule is None:
             raise ValueError(
                 "padded token-id tensors need their padding named: pass ignore_ids=(tokenizer.pad_token_id, ...) "
@@ -171,23 +202,60 @@ class BleuReward:
             )
         self._check_lengths(completion_ids, references)
         try:
-            predictions, grouped = check_inputs(completion_ids, references, self.rule)
+            predictions, grouped = check_inputs(completion_ids, references, self.rule, require_references=False)
         except (TypeError, ValueError) as error:
             raise type(error)(f"BLEU reward (references from {self.reference_column!r}): {error}") from error
+        problems: Dict[int, str] = {}
+        if references.dim() == 3:
+            missing = segments_without_reference(grouped).tolist()
+            problems = {index: f"references[{index}] has no reference row with a token (all padding)"
+                        for index, absent in enumerate(missing) if absent}
+        kept = [index for index in range(len(predictions)) if index not in problems]
+        if not kept:
+            return Scored(None, kept, problems)
+        if problems:
+            rows_kept = completion_ids.new_tensor(kept)
+            predictions, grouped = predictions[rows_kept], grouped[rows_kept]
         rows = count_rows(predictions, grouped, self.options.orders, self.options.ref_length)
-        return result_from_statistics(
-            rows.cpu().numpy(), self.options, reference_counts(grouped), return_sentence_scores=True
-        )
+        result = result_from_statistics(rows.cpu().numpy(), self.options, reference_counts(grouped), return_sentence_scores=True)
+        return Scored(result, kept, problems)
 
-    def score(self, predictions: list, references: list) -> Dict[str, Any]:
-        """The metric's result for the batch, with `sentence_bleu`, from one set of statistics rows."""
+    def score(self, predictions: list, references: list, problems: Optional[Dict[int, str]] = None) -> Scored:
+        """The result for the batch, with `sentence_bleu`, from one set of statistics rows; the rows
+        that cannot be scored (in `problems`, or found here) are left out."""
         self._check_lengths(predictions, references)
         kind = TOKEN_IDS if self.token_ids else TEXT
-        try:
-            stats, num_refs, used = statistics_of_inputs(predictions, references, self.options, kind, self.rule)
-        except (TypeError, ValueError) as error:
-            raise type(error)(f"BLEU reward (references from {self.reference_column!r}): {error}") from error
-        return result_from_statistics(stats, used, num_refs, return_sentence_scores=True)
+        if not problems:
+            try:
+                stats, num_refs, used = statistics_of_inputs(predictions, references, self.options, kind, self.rule)
+                return Scored(result_from_statistics(stats, used, num_refs, return_sentence_scores=True),
+                              list(range(len(predictions))), {})
+            except (TypeError, ValueError):
+                pass  # one row or more cannot be scored: check them one by one
+        problems, kept, kept_predictions, groups = dict(problems or {}), [], [], []
+        # For token ids, [] is an empty reference where each row holds one id list, and no
+        # reference at all where rows hold lists of id lists.
+        grouped_ids = kind == TOKEN_IDS and any(_holds_id_lists(reference) for reference in references)
+        for index, (prediction, reference) in enumerate(zip(predictions, references)):
+            if index in problems:
+                continue
+            try:
+                if grouped_ids and not _holds_id_lists(reference):
+                    raise ValueError(
+                        f"prediction {index} has no list of references (references[{index}] is "
+                        f"{reference!r:.60}, where the other rows hold lists of id lists)"
+                    )
+                (prediction,), (group,), _ = validate_inputs([prediction], [reference], kind)
+            except (TypeError, ValueError) as error:
+                problems[index] = _in_row(str(error), index)
+                continue
+            kept.append(index)
+            kept_predictions.append(prediction)
+            groups.append(group)
+        if not kept:
+            return Scored(None, kept, problems)
+        stats, num_refs, used = statistics_of_inputs(kept_predictions, groups, self.options, kind, self.rule)
+        return Scored(result_from_statistics(stats, used, num_refs, return_sentence_scores=True), kept, problems)
 
     def __call__(
         self,
@@ -196,16 +264,52 @@ class BleuReward:
         completion_ids: Any = None,
         log_metric: Optional[Callable[[str, float], None]] = None,
         **columns: Any,
-    ) -> List[float]:
-        """One reward per completion: its sentence BLEU times `scale`; logs the batch's corpus BLEU."""
+    ) -> List[Optional[float]]:
+        """One reward per completion: its sentence BLEU times `scale`, or None for a completion that
+        cannot be scored (TRL leaves None out of its means); logs the corpus BLEU of the rest."""
         references = self.references_of(columns)
         if self.token_ids and is_tensor(completion_ids):
-            result = self.score_tensors(completion_ids, references)
+            scored = self.score_tensors(completion_ids, references)
+            count = len(completion_ids)
         else:
-            result = self.score(self.predictions_of(completions, completion_ids), references)
-        if log_metric is not None and result["sentence_bleu"]:
-            log_metric(f"rewards/{self.__name__}/corpus_bleu", result["bleu"] * self.scale)
-        return [value * self.scale for value in result["sentence_bleu"]]
+            predictions, problems = self.predictions_of(completions, completion_ids)
+            scored = self.score(predictions, references, problems)
+            count = len(predictions)
+        rewards: List[Optional[float]] = [None] * count
+        if scored.result is not None:
+            for index, value in zip(scored.rows, scored.result["sentence_bleu"]):
+                rewards[index] = value * self.scale
+            if log_metric is not None:
+                log_metric(f"rewards/{self.__name__}/corpus_bleu", scored.result["bleu"] * self.scale)
+        if scored.problems:
+            self._warn_once(scored.problems, count)
+        return rewards
+
+    def _warn_once(self, problems: Dict[int, str], count: int) -> None:
+        if getattr(self, "_warned", False):
+            return
+        self._warned = True
+        first = min(problems)
+        warnings.warn(
+            f"BLEU reward (references from {self.reference_column!r}): {len(problems)} of {count} completions "
+            f"cannot be scored and get None, which TRL leaves out of its reward means and of their group's "
+            f"baseline (their advantage is 0). The first, completion {first}: {problems[first]}. "
+            "This warning is given once per reward function.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def _holds_id_lists(reference: Any) -> bool:
+    """A reference column entry that is a non-empty list of id sequences (several references)."""
+    reference = reference.tolist() if hasattr(reference, "tolist") else reference
+    return isinstance(reference, (list, tuple)) and bool(reference) and isinstance(reference[0], (list, tuple))
+
+
+def _in_row(message: str, index: int) -> str:
+    """A message about a one-row check, with the row's index in the batch instead of 0."""
+    message = re.sub(r"\b(predictions|references)\[0\]", lambda match: f"{match.group(1)}[{index}]", message)
+    return message.replace("prediction 0 ", f"prediction {index} ")
 
 
 def make_reward_function(
