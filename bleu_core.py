@@ -11,7 +11,6 @@ segments so memory stays bounded however large the corpus: the statistics of the
 from __future__ import annotations
 
 import dataclasses
-import gc
 import inspect
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -22,14 +21,14 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
+    from .bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from .bleu_options import BleuOptions, resolve_options
     from .bleu_scoring import BleuScore, score_rows, score_statistics
     from .bleu_stats import encode_tokens, ngram_statistics, stat_width
     from .bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
     from .bleu_tokenizers import TokenIds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
+    from bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
     from bleu_scoring import BleuScore, score_rows, score_statistics
     from bleu_stats import encode_tokens, ngram_statistics, stat_width
@@ -61,6 +60,8 @@ def _references_by_rank(references: Sequence[Sequence[Any]]) -> Tuple[List[Any],
     Rank-major order keeps each rank a contiguous block; with one reference per segment (the
     common case) it is simply the references in segment order.
     """
+    if isinstance(references, SingleReferences):
+        return list(references.references), np.arange(len(references), dtype=np.int64)
     counts = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
     if counts.size and counts.max() == 1:
         return [group[0] for group in references], np.arange(len(references), dtype=np.int64)
@@ -330,20 +331,17 @@ RUN_OPTION_NAMES = tuple(inspect.signature(check_run_options).parameters)
 
 @contextmanager
 def garbage_collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while the inputs are checked and counted.
+    """Kept for callers written against it; it no longer touches the garbage collector.
 
-    Checking builds one small list per segment; each batch of new containers triggers a
-    collection that walks every tracked object in the process, which made 480k segments cost
-    12x what 48k cost. Nothing built here holds a reference cycle, and the lists are freed
-    before the collector resumes, so it never has to walk them.
+    Scoring once switched Python's cyclic collector off for the whole process while it checked and
+    counted, because checking built one small list per segment and every collection walked them
+    (480k segments cost 12x what 48k cost). Turning the collector off is process-wide, and the
+    Space scores in threads, so another thread's garbage went uncollected meanwhile. Checking now
+    keeps the caller's own containers, reads one reference per segment through a view
+    (`bleu_inputs.SingleReferences`) and builds at most tuples of ints, which the collector
+    untracks at its first look: nothing per segment is left for it to walk (bench/bench_gc.py).
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    yield
 
 
 def statistics_of_inputs(
@@ -360,16 +358,13 @@ def statistics_of_inputs(
     are counted after dropping the ids of `rule` (None: negative ids only; see `bleu_token_ids`);
     a rule that lists ids is an error for text.
     """
-    with garbage_collection_paused():
-        preds, refs, kind = validate_inputs(predictions, references, kind)
-        if kind == TOKEN_IDS:
-            options = options_for_token_ids(options)
-        else:
-            refuse_for_text(rule)
-        stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE)
-        num_refs = reference_counts(refs)
-        del preds, refs  # freed now, while paused, so the collector never walks them
-    return stats, num_refs, options
+    preds, refs, kind = validate_inputs(predictions, references, kind)
+    if kind == TOKEN_IDS:
+        options = options_for_token_ids(options)
+    else:
+        refuse_for_text(rule)
+    stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE)
+    return stats, reference_counts(refs), options
 
 
 def compute_bleu(
