@@ -31,6 +31,8 @@ from __future__ import annotations
 import numbers
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
+import numpy as np
+
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
     from .bleu_options import BleuOptions, resolve_options
@@ -254,8 +256,6 @@ def segment_statistics_numpy(
     """The same rows for CPU tensors, counted by `bleu_stats.ngram_statistics` (NumPy and Arrow)
     on the tensors' memory: on a CPU, Arrow's hash grouping beats torch's sort-based unique
     (about 2x at 256 x 256 tokens), so CPU tensors take this way and other devices the torch one."""
-    import numpy as np
-
     torch = _torch()
     hyps, refs = predictions.numpy(), references.numpy()
     segments, ranks = refs.shape[0], refs.shape[1]
@@ -321,14 +321,27 @@ def statistics(
 def sentence_bleu(
     predictions: "torch.Tensor", references: "torch.Tensor", *, ignore_ids: Any = None, pad_id: Any = None, **options: Any
 ) -> "torch.Tensor":
-    """BLEU of each segment (0..1), a float64 tensor of shape (B,) on the inputs' device.
+    """BLEU of each segment (0..1), a float64 tensor of shape (B,) on the inputs' device; float32
+    on a device without float64 (Apple's MPS), rounded from the same float64 scores.
 
     The rows are scored by `bleu_scoring` on the CPU (one copy of B small rows), so every
     smoothing method gives exactly the text path's number.
     """
     rows, _, resolved = _rows_and_options(predictions, references, ignore_ids, pad_id, options)
     scores = bleu_rows(rows.cpu().numpy(), resolved)
+    if not has_float64(rows.device):
+        scores = scores.astype(np.float32)
     return _torch().from_numpy(scores).to(rows.device)
+
+
+def has_float64(device: Any) -> bool:
+    """Whether `device` holds float64 tensors (Apple's MPS does not: it raises a TypeError)."""
+    torch = _torch()
+    try:
+        torch.zeros((), dtype=torch.float64, device=device)
+    except (TypeError, RuntimeError):
+        return False
+    return True
 
 
 def _reference_counts(references: "torch.Tensor") -> "torch.Tensor":

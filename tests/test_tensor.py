@@ -18,6 +18,7 @@ torch = pytest.importorskip("torch")
 import bleu_tensor  # noqa: E402
 from bleu_core import compute_bleu  # noqa: E402
 from bleu_options import SMOOTH_NAMES  # noqa: E402
+from bleu_reward import make_reward_function  # noqa: E402
 from bleu_streaming import score_from_statistics  # noqa: E402
 from bleu_streaming import PROVENANCE, with_provenance  # noqa: E402
 from bleu_streaming import statistics as list_statistics  # noqa: E402
@@ -442,3 +443,35 @@ def test_the_metric_loaded_by_evaluate_exposes_the_tensor_functions(bleu):
     assert bleu.tensor_corpus_bleu(predictions, references, ignore_ids=[0], smooth="exp") == expected
     rows = bleu.tensor_statistics(predictions, references, ignore_ids=[0], per_segment=True)
     assert rows.tolist() == bleu.statistics(hyp_lists, ref_groups, per_segment=True).tolist()
+
+
+class DeviceWithoutFloat64(torch.overrides.TorchFunctionMode):
+    """Stands in for Apple's MPS on a CPU: any torch call that would make a float64 tensor raises
+    the TypeError MPS raises (creating one, or converting to one)."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        result = func(*args, **(kwargs or {}))
+        if isinstance(result, torch.Tensor) and result.dtype == torch.float64:
+            raise TypeError("Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support "
+                            "float64. Please use float32 instead.")
+        return result
+
+
+def test_on_a_device_without_float64_sentence_scores_come_back_as_float32():
+    spec = BATCHES["small-left-4refs"]
+    predictions, references, hyp_lists, ref_groups = make_batch(**spec)
+    expected = compute_bleu(hyp_lists, ref_groups, smooth="exp", return_sentence_scores=True)
+    reward = make_reward_function(reference_column="references", token_ids=True, ignore_ids=[0], smooth="exp",
+                                  effective_order=False)
+    with DeviceWithoutFloat64():
+        assert not bleu_tensor.has_float64(predictions.device)
+        scores = bleu_tensor.sentence_bleu(predictions, references, ignore_ids=[0], smooth="exp")
+        result = bleu_tensor.corpus_bleu(predictions, references, ignore_ids=[0], smooth="exp")
+        rows = bleu_tensor.statistics(predictions, references, ignore_ids=[0], per_segment=True)
+        rewards = reward(completion_ids=predictions, references=references)  # the TRL reward on such tensors
+    assert rewards == expected["sentence_bleu"]
+    assert scores.dtype == torch.float32 and scores.device == predictions.device
+    assert scores.tolist() == np.float32(expected.pop("sentence_bleu")).tolist()  # the float64 scores, rounded once
+    assert result == expected and rows.dtype == torch.int64
+    assert bleu_tensor.has_float64(predictions.device)  # outside the stand-in, the CPU has float64 ...
+    assert bleu_tensor.sentence_bleu(predictions, references, ignore_ids=[0]).dtype == torch.float64  # ... and gets it
