@@ -36,19 +36,16 @@ import numpy as np
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
     from .bleu_options import BleuOptions, resolve_options
-    from .bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+    from .bleu_stats import HYP_LEN, INT64_KEY_BOUND, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
     from .bleu_token_ids import PADDING, TokenIdRule, token_id_rule
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
     from bleu_options import BleuOptions, resolve_options
-    from bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+    from bleu_stats import HYP_LEN, INT64_KEY_BOUND, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
     from bleu_token_ids import PADDING, TokenIdRule, token_id_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     import torch
-
-# Packed keys stay below this bound, so (prefix key * bound + token) never overflows int64.
-_INT64_SAFE = 2**62
 
 
 def _torch():
@@ -218,10 +215,10 @@ def segment_statistics(
     # Codes of (n-1)-grams are ranks among at most rows x width positions, and the unigram prefix
     # is the segment; a prefix below `prefix_bound` keeps every key below the sentinels.
     prefix_bound = max(segments, rows * width)
-    if prefix_bound * vocabulary >= _INT64_SAFE:  # huge ids: number them 0..V-1
+    if prefix_bound * vocabulary >= INT64_KEY_BOUND:  # huge ids: number them 0..V-1
         values, ids = torch.unique(ids, return_inverse=True)
         vocabulary = values.numel()
-    if prefix_bound * vocabulary + 2 >= _INT64_SAFE:
+    if prefix_bound * vocabulary + 2 >= INT64_KEY_BOUND:
         raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
     row_index = torch.arange(rows, device=device)
     # Past its row's n-grams a position gets a sentinel key, one for hypothesis rows and another
@@ -268,7 +265,7 @@ def segment_statistics_numpy(
     ids = np.concatenate([hyps[hyp_kept], by_rank[ref_kept]])
     lengths = np.concatenate([hyp_kept.sum(axis=1), ref_lengths[present]])
     owner = np.tile(np.arange(segments, dtype=np.int64), ranks)[present]
-    if max(len(ids), segments) * (int(ids.max(initial=0)) + 1) >= _INT64_SAFE:  # huge ids: number them 0..V-1
+    if max(len(ids), segments) * (int(ids.max(initial=0)) + 1) >= INT64_KEY_BOUND:  # huge ids: number them 0..V-1
         ids = encode_tokens(ids)
     rows = ngram_statistics(ids, lengths, segments, owner, orders, ref_length)
     return torch.from_numpy(rows)

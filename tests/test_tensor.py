@@ -146,9 +146,15 @@ def test_the_torch_counting_is_unchanged_by_extra_padding_columns(batch, extra_p
 def test_the_torch_counting_refuses_keys_that_would_overflow_int64(monkeypatch):
     """Ids are renumbered 0..V-1 when they are large (the LARGE batches go through that); keys of
     (n-1)-gram code x V that could still overflow are refused, as bleu_stats refuses them."""
-    monkeypatch.setattr(bleu_tensor, "_INT64_SAFE", 1)
+    import bleu_stats
+
+    assert bleu_tensor.INT64_KEY_BOUND is bleu_stats.INT64_KEY_BOUND == 2**62  # one bound, defined once
+    monkeypatch.setattr(bleu_tensor, "INT64_KEY_BOUND", 1)
     with pytest.raises(ValueError, match="batch too large for 64-bit n-gram keys"):
         torch_rows(PREDICTIONS, REFERENCES, 0, 4)
+    monkeypatch.setattr(bleu_stats, "INT64_KEY_BOUND", 1)  # and the NumPy counting of lists and CPU tensors
+    with pytest.raises(ValueError, match="batch too large for 64-bit n-gram keys"):
+        compute_bleu([[4, 5, 6]], [[4, 5, 6]])
 
 
 @pytest.mark.parametrize("smooth", SMOOTH_NAMES)
