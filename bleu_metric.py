@@ -272,6 +272,7 @@ class BleuMetric(evaluate.Metric):
         eval_examples: Optional[int] = None,
         token_ids: bool = False,
         ignore_ids: Sequence[int] = (),
+        pad_id: Optional[int] = None,
         **options: Any,
     ) -> BleuComputeMetrics:
         """A `compute_metrics` for transformers' (Seq2Seq)Trainer, streaming-ready; see `bleu_trainer`.
@@ -281,12 +282,13 @@ class BleuMetric(evaluate.Metric):
         adds the signature string to the metrics; `eval_examples=len(eval_dataset)` drops the padding
         duplicates of a multi-process evaluation; the options are this metric's (tokenizer="13a",
         lowercase, max_order, smooth, ...). `token_ids=True` scores the generated ids against the
-        label ids without decoding (specials, -100 and `ignore_ids` dropped; signature `tok:ids`):
+        label ids without decoding (the token-id rule: negative ids and `ignore_ids`, alias `pad_id`,
+        dropped, the tokenizer's special ids among them; signature `tok:ids`):
         a fast in-training signal, never comparable with text BLEU.
         """
         return make_compute_metrics(
             hf_tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples,
-            token_ids=token_ids, ignore_ids=ignore_ids, **options,
+            token_ids=token_ids, ignore_ids=ignore_ids, pad_id=pad_id, **options,
         )
 
     def reward_function(self, *, reference_column: str = "reference", scale: float = 1, **options: Any) -> BleuReward:
@@ -294,7 +296,7 @@ class BleuMetric(evaluate.Metric):
 
         References come from the dataset column `reference_column`; the options are this metric's,
         over the reward defaults smooth="exp", effective_order=True; `token_ids=True` (with
-        `ignore_ids`) scores `completion_ids` against references of token ids.
+        `ignore_ids`, alias `pad_id`) scores `completion_ids` against references of token ids.
         """
         return make_reward_function(reference_column=reference_column, scale=scale, **options)
 

@@ -58,7 +58,7 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_options import OPTION_NAMES, resolve_options
     from .bleu_streaming import BleuAccumulator
     from .bleu_tensor import check_inputs, count_rows
-    from .bleu_token_ids import TokenIdRule, check_ignore_ids, refuse_for_text, special_ids
+    from .bleu_token_ids import TokenIdRule, refuse_for_text, special_ids, token_id_rule
     from .bleu_tokenizers import TokenIds
     from .bleu_trainer_batches import LogitsArgmax, clean_text, decode_ids, eval_prediction_ids
     from .bleu_trainer_gather import GatheredRows
@@ -67,7 +67,7 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_options import OPTION_NAMES, resolve_options
     from bleu_streaming import BleuAccumulator
     from bleu_tensor import check_inputs, count_rows
-    from bleu_token_ids import TokenIdRule, check_ignore_ids, refuse_for_text, special_ids
+    from bleu_token_ids import TokenIdRule, refuse_for_text, special_ids, token_id_rule
     from bleu_tokenizers import TokenIds
     from bleu_trainer_batches import LogitsArgmax, clean_text, decode_ids, eval_prediction_ids
     from bleu_trainer_gather import GatheredRows
@@ -128,7 +128,7 @@ def _check_hook_options(scale: Any, with_signature: Any, token_ids: Any, compute
     if unknown:
         raise TypeError(
             f"unknown option(s) {unknown}; the Trainer hook takes scale, with_signature, eval_examples, "
-            f"token_ids, ignore_ids and {list(OPTION_NAMES)}"
+            f"token_ids, ignore_ids (alias pad_id) and {list(OPTION_NAMES)}"
         )
 
 
@@ -160,11 +160,12 @@ class BleuComputeMetrics:
         eval_examples: int | None = None,
         token_ids: bool = False,
         ignore_ids: Sequence[int] = (),
+        pad_id: int | None = None,
         **compute_options: Any,
     ) -> None:
         tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
         _check_hook_options(scale, with_signature, token_ids, compute_options)
-        ignore_ids = check_ignore_ids(ignore_ids)
+        ignore_ids = token_id_rule(ignore_ids, pad_id).ignore_ids  # pad_id: an alias of one id
         if not token_ids:
             refuse_for_text(TokenIdRule(ignore_ids), "the hook decodes text (pass token_ids=True to score ids)")
         self.gathered = GatheredRows(eval_examples)  # the duplicate-row policy
@@ -268,6 +269,7 @@ def make_compute_metrics(
     eval_examples: int | None = None,
     token_ids: bool = False,
     ignore_ids: Sequence[int] = (),
+    pad_id: int | None = None,
     **compute_options: Any,
 ) -> BleuComputeMetrics:
     """A `compute_metrics` for (Seq2Seq)Trainer that decodes with `tokenizer` and scores BLEU.
@@ -283,5 +285,5 @@ def make_compute_metrics(
     """
     return BleuComputeMetrics(
         tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples,
-        token_ids=token_ids, ignore_ids=ignore_ids, **compute_options,
+        token_ids=token_ids, ignore_ids=ignore_ids, pad_id=pad_id, **compute_options,
     )

@@ -116,6 +116,8 @@ def test_the_trainer_hook_drops_its_tokenizer_special_ids(bleu, oracle):
     # ignore_ids adds to the special ids, as everywhere: here the word 4 goes too.
     more = bleu.trainer_compute_metrics(tokenizer, token_ids=True, ignore_ids=[4], **OPTIONS)((np.array(PREDICTIONS), np.array(LABELS)))
     assert more["bleu"] == bleu.compute(predictions=PREDICTIONS, references=LABELS, ignore_ids=SPECIALS + [4], **OPTIONS)["bleu"]
+    alias = bleu.trainer_compute_metrics(tokenizer, token_ids=True, pad_id=4, **OPTIONS)((np.array(PREDICTIONS), np.array(LABELS)))
+    assert alias == more and more["translation_length"] == 13 - 4  # the four 4s are gone
 
 
 def test_the_reward_on_lists_and_tensors(bleu, oracle):
