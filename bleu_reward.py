@@ -136,6 +136,7 @@ class BleuReward:
         self.options = options
         self.token_ids = token_ids
         self.rule = rule  # the token-id rule (bleu_token_ids); None: ignore_ids not given
+        self._warned = False  # about completions that cannot be scored: once per reward function
 
     @property
     def ignore_ids(self) -> frozenset:
@@ -286,7 +287,7 @@ class BleuReward:
         return rewards
 
     def _warn_once(self, problems: Dict[int, str], count: int) -> None:
-        if getattr(self, "_warned", False):
+        if self._warned:
             return
         self._warned = True
         first = min(problems)

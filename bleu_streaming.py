@@ -118,13 +118,15 @@ def _agreeing(num_refs: NumRefs, recorded: Union[int, str, None]) -> NumRefs:
     """`num_refs` as given, checked against what token-id statistics recorded (or that, if none given)."""
     if num_refs is None or recorded is None:
         return recorded if num_refs is None else num_refs
-    if isinstance(num_refs, str) or not hasattr(num_refs, "__len__"):
-        low = high = num_refs
+    if isinstance(num_refs, str):
+        varies, count = num_refs == "var", None
+    elif not hasattr(num_refs, "__len__"):
+        varies, count = False, num_refs
     elif len(num_refs) == 0:
         return recorded
     else:
-        low, high = min(num_refs), max(num_refs)
-    if (recorded == "var") != (low != high) or (recorded != "var" and low != recorded):
+        varies, count = min(num_refs) != max(num_refs), min(num_refs)
+    if varies != (recorded == "var") or (not varies and count != recorded):
         said = "a varying number of references" if recorded == "var" else f"{recorded} reference(s)"
         raise ValueError(
             f"num_refs={num_refs!r} contradicts these token-id statistics, which record {said} per "

@@ -41,10 +41,6 @@ class TokenIdRule:
 
     ignore_ids: FrozenSet[int] = frozenset()
 
-    def with_ids(self, ids: Any) -> "TokenIdRule":
-        """This rule with more ids to drop."""
-        return TokenIdRule(self.ignore_ids | frozenset(int(i) for i in ids))
-
     def dropped_numpy(self, ids: np.ndarray) -> np.ndarray:
         """A boolean mask of the ids (a NumPy integer array) that the rule drops."""
         dropped = ids < 0

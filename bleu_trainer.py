@@ -159,13 +159,13 @@ class BleuComputeMetrics:
         with_signature: bool = False,
         eval_examples: int | None = None,
         token_ids: bool = False,
-        ignore_ids: Sequence[int] = (),
+        ignore_ids: Sequence[int] | None = (),
         pad_id: int | None = None,
         **compute_options: Any,
     ) -> None:
         tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
         _check_hook_options(scale, with_signature, token_ids, compute_options)
-        ignore_ids = token_id_rule(ignore_ids, pad_id).ignore_ids  # pad_id: an alias of one id
+        ignore_ids = (token_id_rule(ignore_ids, pad_id) or TokenIdRule()).ignore_ids  # pad_id: an alias of one id
         if not token_ids:
             refuse_for_text(TokenIdRule(ignore_ids), "the hook decodes text (pass token_ids=True to score ids)")
         self.gathered = GatheredRows(eval_examples)  # the duplicate-row policy

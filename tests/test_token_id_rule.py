@@ -185,6 +185,9 @@ def test_a_varying_number_of_references_is_recorded_as_var():
     result = score_from_statistics(totals)
     assert result["signature"].startswith("nrefs:var|") and "|tok:ids|" in result["signature"]
     assert score_from_statistics(totals, num_refs=[1, 3])["signature"].startswith("nrefs:1-3|")
+    assert score_from_statistics(totals, num_refs="var") == result
+    with pytest.raises(ValueError, match="contradicts these token-id statistics, which record a varying number"):
+        score_from_statistics(totals, num_refs=[2, 2])
     two_each = statistics(predictions, [[[1, 2, 3], [9]], [[4, 5], [4, 6]]])
     assert score_from_statistics(two_each)["signature"].startswith("nrefs:2|")  # 2 + 2 of 4 squares 8: constant
     assert score_from_statistics(two_each + totals)["signature"].startswith("nrefs:var|")
