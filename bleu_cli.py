@@ -4,42 +4,48 @@
     python bleu_cli.py HYP [HYP ...] -r REF [REF ...]    # this module's grammar: files before -r are systems
     python bleu_cli.py REF [REF ...] -i HYP [HYP ...]    # sacreBLEU's grammar: files before -i are references
     cat HYP | python bleu_cli.py REF [REF ...]           # sacreBLEU's grammar, hypotheses on stdin
+    paste A B | python bleu_cli.py REF [REF ...]         # sacreBLEU's grammar, one system per column
     cat HYP | python bleu_cli.py -r REF [REF ...]        # this module's grammar, hypotheses on stdin
 
 Which grammar a command uses is decided by `-r` or `-i` (never both), so every file has one role.
 sacreBLEU's grammar takes sacreBLEU's defaults (exp smoothing, JSON output, scores on 0-100) and
-prints what sacreBLEU prints, with this module's signature; this module's grammar keeps the
-metric's defaults (no smoothing, scores on 0-1) and its own report. With two or more hypothesis
-files and `--paired-bs` or `--paired-ar`, each system is tested against the baseline (the first,
-or `--baseline`) with `bleu_compare.compare`. The numbers come from the same core
+prints what sacreBLEU 2.6 prints, with this module's signature; this module's grammar keeps the
+metric's defaults (no smoothing, scores on 0-1) and its own report. With two or more systems and
+`--paired-bs` or `--paired-ar`, each system is tested against the baseline (the first, or
+`--baseline`) with `bleu_compare.compare`. The numbers come from the same core
 (`bleu_core.compute_bleu`) as `evaluate.load("bleu_metric.py")`. Bad input exits 2 with a message
-on stderr.
+on stderr; piped into `head`, the command stops quietly like other Unix tools.
 
 The command runs in four steps, each in its own module: the options (`bleu_cli_parser`), one
 request from either grammar (`bleu_cli_request`), the files (`bleu_cli_files`), and every output
-(`bleu_cli_render`, tables drawn by `bleu_cli_tables`). This file wires them together.
+(`bleu_cli_render`; sacreBLEU's layouts in `bleu_cli_sacrebleu`, tables drawn by
+`bleu_cli_tables`). This file wires them together.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import warnings
 from typing import Dict, List, Optional, Sequence
 
-from bleu_cli_files import load, read_segments
+from bleu_cli_files import Inputs, load, read_segments
 from bleu_cli_parser import PROG, build_parser
-from bleu_cli_render import Outcome, format_result, render
+from bleu_cli_render import Outcome, format_result, notes, render
 from bleu_cli_request import (
     EXAMPLE_DIR,
     EXAMPLE_HYPOTHESES,
     EXAMPLE_REFERENCES,
-    OURS,
+    SEVERAL_SYSTEMS_MESSAGE,
     Request,
     Roles,
     UsageError,
     request_from_args,
     resolve_roles,
 )
-from bleu_core import compute_bleu
+from bleu_core import compute_bleu, score, statistics_of_inputs
+from bleu_options import resolve_options
+from bleu_tokenizers import TokenizerSetupError
 
 __all__ = [
     "EXAMPLE_HYPOTHESES", "EXAMPLE_REFERENCES", "Roles", "UsageError", "build_parser", "format_result", "main",
@@ -47,20 +53,38 @@ __all__ = [
 ]
 
 
-def compute(request: Request, systems: Dict[str, List[str]], references: List[List[str]]) -> Outcome:
+def _per_segment(hypotheses: List[str], references: List[List[str]], options: dict) -> List[dict]:
+    """One result dict per segment, each from its own statistics row (sacreBLEU's -sl)."""
+    rows, num_refs, used = statistics_of_inputs(hypotheses, references, resolve_options(**options))
+    signature = used.signature(num_refs)
+    return [dict(score(row, used).as_dict(), signature=signature) for row in rows]
+
+
+def compute(request: Request, inputs: Inputs) -> Outcome:
     """Score what the request asks for: one system, several, or a paired test of them."""
+    systems, references = inputs.systems, inputs.references
+    columns = request.roles.columns
+    if len(systems) > 1 and request.paired is None and (request.bootstrap or request.sentence_scores
+                                                        or request.sentence_level):
+        raise UsageError(SEVERAL_SYSTEMS_MESSAGE)  # stdin's columns are counted only now
     if request.paired is not None:
         from bleu_compare import compare  # only this path needs it
 
+        if len(systems) < 2:
+            raise UsageError(f"a paired test compares two or more systems but stdin holds one column; write "
+                             f"one system per tab-separated column (paste BASE SYS | {PROG} REF -pbs) or use -i")
         paired = request.paired
         return Outcome(comparison=compare(
             systems, references, baseline=paired.baseline, method=paired.method, samples=paired.samples,
-            seed=request.seed, confidence_samples=paired.confidence_samples, **request.options,
-        ))
+            seed=request.seed, confidence_samples=paired.confidence_samples, count_ties=paired.count_ties,
+            **request.options,
+        ), from_columns=columns)
     if len(systems) > 1:
         return Outcome(several={name: compute_bleu(hypotheses, references, **request.options)
-                                for name, hypotheses in systems.items()})
+                                for name, hypotheses in systems.items()}, from_columns=columns)
     (hypotheses,) = systems.values()
+    if request.sentence_level:
+        return Outcome(sentences=_per_segment(hypotheses, references, request.options))
     return Outcome(single=compute_bleu(
         hypotheses, references, **request.options, return_sentence_scores=request.sentence_scores,
         bootstrap_samples=request.bootstrap, bootstrap_seed=request.seed,
@@ -82,17 +106,40 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             f"Score your own with: python {PROG} HYPOTHESES -r REFERENCES [REFERENCES ...]\n"
         )
     try:
-        systems, references = load(roles)
-        outcome = compute(request, systems, references)
-    except (OSError, ValueError, TypeError) as error:
+        inputs = load(request)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            outcome = compute(request, inputs)
+    except UsageError as error:
+        parser.error(str(error))
+    except (OSError, ValueError, TypeError, ImportError, TokenizerSetupError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
-    if (roles.grammar == OURS and not roles.example and outcome.single is not None
-            and (request.output_format != "text" or request.score_only)):
-        print(f"{PROG}: {roles.describe()}", file=sys.stderr)  # the report names them; JSON and -b do not
+    for warning in caught:  # e.g. a tokenizer named against the target language, as sacreBLEU warns
+        print(f"{PROG}: warning: {warning.message}", file=sys.stderr)
+    for line in ([] if request.quiet else inputs.notes) + notes(request, outcome):
+        print(line, file=sys.stderr)
     print(render(request, outcome))
     return 0
 
 
+def run_as_command() -> None:
+    """`python bleu_cli.py`: main(), and when the reader of stdout goes away (`| head`), stop
+    quietly as Unix tools do (sacreBLEU too): the default SIGPIPE action, where there is one."""
+    try:
+        import signal
+
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    except (ImportError, AttributeError, ValueError):  # no SIGPIPE (Windows), or not the main thread
+        pass
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # where SIGPIPE could not be restored: the same quiet stop
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run_as_command()

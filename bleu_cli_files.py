@@ -1,43 +1,112 @@
-"""Reading the command line's files: one segment per line, every file line-aligned with the others."""
+"""Reading the command line's files: one segment per line, every file line-aligned with the others.
+
+In sacreBLEU's grammar, hypotheses on stdin may hold several systems, one per tab-separated
+column (`paste sysA sysB | bleu_cli.py REF`), and `-nr N` reads N tab-separated references per
+line of one reference file; both are read as sacreBLEU reads them (each line stripped of trailing
+whitespace, then split at tabs; every line must have as many fields as the first).
+"""
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List
 
-from bleu_cli_request import SACREBLEU, STDIN, Roles, display
+from bleu_cli_parser import PROG
+from bleu_cli_request import OURS, SACREBLEU, STDIN, Request, Roles, display
 
 
-def read_segments(path: str | Path) -> List[str]:
+@dataclass
+class Inputs:
+    """The systems' hypotheses by name, the references grouped per segment, and notes for stderr."""
+
+    systems: Dict[str, List[str]]
+    references: List[List[str]]
+    notes: List[str] = field(default_factory=list)
+
+
+def _read_text(path: str | Path, encoding: str) -> str:
+    if str(path) == STDIN:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream put in place of stdin (tests)
+            return sys.stdin.read()
+        return stream.read().decode(encoding)
+    with open(path, encoding=encoding, newline="") as handle:
+        return handle.read()
+
+
+def split_lines(text: str) -> List[str]:
     """One segment per line. Only '\\n' (or '\\r\\n') ends a line: form feeds and other
     separators that `str.splitlines` would split on stay inside their segment."""
-    if str(path) == STDIN:
-        text = sys.stdin.read()
-    else:
-        with open(path, encoding="utf-8", newline="") as handle:
-            text = handle.read()
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def load(roles: Roles) -> Tuple[Dict[str, List[str]], List[List[str]]]:
-    """Hypotheses by file name, and the references grouped per segment; all files line-aligned."""
-    systems = {path: read_segments(path) for path in roles.hypotheses}
+def read_segments(path: str | Path, encoding: str = "utf-8") -> List[str]:
+    """The lines of a file ('-': stdin), one segment each."""
+    return split_lines(_read_text(path, encoding))
+
+
+def tab_fields(lines: List[str], expected: int, what: str) -> List[List[str]]:
+    """Each line stripped of trailing whitespace and split at tabs, as sacreBLEU does; `expected`
+    fields per line (0: as many as the first line has)."""
+    rows = [line.rstrip().split("\t") for line in lines]
+    expected = expected or (len(rows[0]) if rows else 1)
+    for number, fields in enumerate(rows, start=1):
+        if len(fields) != expected:
+            raise ValueError(
+                f"line {number} of {what} has {len(fields)} tab-separated field(s) but {expected} are expected "
+                "(trailing whitespace is stripped first, as sacreBLEU does, so an empty last field vanishes)"
+            )
+    return rows
+
+
+def _stdin_columns(lines: List[str], paired: bool) -> Dict[str, List[str]]:
+    """sacreBLEU's systems on stdin: one per tab-separated column, named System 1, System 2, ...
+    (with a paired test: Baseline, System 1, ...)."""
+    columns = [list(column) for column in zip(*tab_fields(lines, 0, "stdin"))]
+    names = (["Baseline"] + [f"System {k}" for k in range(1, len(columns))] if paired
+             else [f"System {k}" for k in range(1, len(columns) + 1)])
+    return dict(zip(names, columns))
+
+
+def _reference_streams(request: Request) -> List[List[str]]:
+    roles = request.roles
+    streams = [read_segments(path, request.encoding) for path in roles.references]
+    if request.num_refs > 1:
+        rows = tab_fields(streams[0], request.num_refs, display(roles.references[0]))
+        streams = [list(stream) for stream in zip(*rows)] or [[] for _ in range(request.num_refs)]
+    return streams
+
+
+def load(request: Request) -> Inputs:
+    """Hypotheses by system name, and the references grouped per segment; all files line-aligned."""
+    roles = request.roles
+    notes = []
+    if roles.columns:
+        lines = read_segments(STDIN, request.encoding)
+        systems = _stdin_columns(lines, request.paired is not None) if lines else {STDIN: []}
+    else:
+        systems = {path: read_segments(path, request.encoding) for path in roles.hypotheses}
     if systems.get(STDIN) == [] and roles.grammar == SACREBLEU and not roles.example:
         raise ValueError(
             f"no hypotheses on stdin: read as sacreBLEU's grammar, {', '.join(roles.references)} are reference files "
             "and the hypotheses come from stdin or -i. To score a file against references, write HYP -r REF [REF ...]"
         )
-    streams = [read_segments(path) for path in roles.references]
-    first = roles.hypotheses[0]
-    for path, lines in list(systems.items()) + list(zip(roles.references, streams)):
+    if roles.grammar == OURS and systems.get(STDIN) and all("\t" in line for line in systems[STDIN]):
+        notes.append(f"{PROG}: note: every line on stdin holds a tab; this grammar scores each line as one "
+                     "hypothesis. To score tab-separated columns as systems, use sacreBLEU's grammar: "
+                     f"paste A B | {PROG} REF")
+    streams = _reference_streams(request)
+    first = next(iter(systems))
+    for name, lines in list(systems.items()) + list(zip(roles.references * request.num_refs, streams)):
         if len(lines) != len(systems[first]):
             raise ValueError(
-                f"{display(path)} has {len(lines)} lines but {display(first)} has {len(systems[first])}; "
+                f"{display(name)} has {len(lines)} lines but {display(first)} has {len(systems[first])}; "
                 "reference files must be line-aligned with the hypotheses and every system must have as many lines"
                 f" ({roles.describe()})"
             )
-    return systems, [list(group) for group in zip(*streams)]
+    return Inputs(systems, [list(group) for group in zip(*streams)], notes)

@@ -3,17 +3,22 @@
 `request_from_args` maps the parsed arguments of both grammars (see `bleu_cli_parser`) onto one
 `Request`, raising `UsageError` for a command line that cannot be read one way only. Everything
 after this point (reading the files, scoring, rendering) looks at the request, never at the
-grammar's option names.
+grammar's option names. sacreBLEU's grammar reads its environment as sacreBLEU does:
+`SACREBLEU_SEED` (an integer, or none) and `SACREBLEU_FORMAT`.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
+from bleu_cli_parser import FORMATS, TEST_SET_OPTIONS, seed_value
 from bleu_compare import DEFAULT_SAMPLES
+from bleu_core import DEFAULT_BOOTSTRAP_SEED
+from bleu_tokenizers import TOKENIZERS
 
 EXAMPLE_DIR = Path(__file__).resolve().parent / "examples"
 EXAMPLE_HYPOTHESES = EXAMPLE_DIR / "hypotheses.txt"
@@ -23,11 +28,22 @@ STDIN = "-"
 # The two grammars.
 OURS = "ours"
 SACREBLEU = "sacrebleu"
-# Defaults that differ between the grammars: sacreBLEU smooths with exp, prints JSON, one digit.
+# Defaults that differ between the grammars: sacreBLEU smooths with exp, prints JSON, one digit
+# of a 0-100 score; this module prints 0-1 scores with four.
 GRAMMAR_DEFAULTS = {
-    OURS: {"smooth": "none", "format": "text", "width": 4},
-    SACREBLEU: {"smooth": "exp", "format": "json", "width": 1},
+    OURS: {"smooth": "none", "format": "text", "width": 4, "scale": 1.0},
+    SACREBLEU: {"smooth": "exp", "format": "json", "width": 1, "scale": 100.0},
 }
+TEST_SET_MESSAGE = (
+    "test sets are not downloaded here ({option} is sacreBLEU's option for its downloadable test sets; this "
+    "module never fetches data). Pass the test set's files instead: the reference file(s), then the hypotheses, "
+    "e.g. bleu_cli.py newstest2017-ende.ref.de -i hypotheses.txt. On a machine with network access, sacreBLEU "
+    "writes a test set's reference with: sacrebleu -t wmt17 -l en-de --echo ref > newstest2017-ende.ref.de"
+)
+
+
+SEVERAL_SYSTEMS_MESSAGE = ("confidence intervals and sentence scores are for one system; "
+                           "for several, use --paired-bs (which reports each system's interval)")
 
 
 class UsageError(ValueError):
@@ -53,6 +69,11 @@ class Roles:
         refs = ", ".join(display(path) for path in self.references)
         return f"hypotheses: {hyps}; references: {refs}"
 
+    @property
+    def columns(self) -> bool:
+        """sacreBLEU's grammar with the hypotheses on stdin: each tab-separated column is a system."""
+        return self.grammar == SACREBLEU and self.hypotheses == [STDIN]
+
 
 @dataclass(frozen=True)
 class PairedRequest:
@@ -60,8 +81,9 @@ class PairedRequest:
 
     method: str  # "bootstrap" or "ar"
     samples: int
-    baseline: str
+    baseline: Optional[str]  # a hypothesis file; None: the first system
     confidence_samples: int  # ar only: bootstrap resamples for each system's mean and interval
+    count_ties: bool  # ties with the observed difference count as at least as extreme
 
 
 @dataclass(frozen=True)
@@ -72,21 +94,27 @@ class Request:
     options: Dict[str, Any]  # the scoring options, as compute takes them
     output_format: str  # "text", "json" or "latex"
     width: int  # digits after the decimal point
+    scale: float  # scores printed on 0-1 (1.0) or 0-100 (100.0)
     score_only: bool
     short: bool  # sacreBLEU's abbreviated signature keys
-    sentence_scores: bool
+    sentence_scores: bool  # this module's report lists one BLEU per segment
+    sentence_level: bool  # sacreBLEU's -sl: one line per segment
     bootstrap: int  # resamples for one system's 95% interval (0: none)
     seed: Optional[int]
     paired: Optional[PairedRequest]
+    encoding: str = "utf-8"
+    num_refs: int = 1  # tab-separated references per line of the one reference file
+    language_pair: Optional[str] = None  # -l SRC-TRG
+    quiet: bool = False
 
     @property
     def grammar(self) -> str:
         return self.roles.grammar
 
     @property
-    def scale(self) -> float:
-        """sacreBLEU's grammar prints scores on 0-100, this module's on 0-1."""
-        return 100.0 if self.grammar == SACREBLEU else 1.0
+    def target_language(self) -> Optional[str]:
+        """From --target-language, or -l's part after the first '-' (see `target_language` below)."""
+        return self.options.get("target_language")
 
 
 def resolve_roles(args: argparse.Namespace, stdin_is_terminal: bool) -> Roles:
@@ -132,11 +160,12 @@ def paired_request(args: argparse.Namespace, roles: Roles) -> Optional[PairedReq
     counts = {"--paired-n": args.paired_n, "--paired-bs-n": args.paired_bs_n, "--paired-ar-n": args.paired_ar_n}
     if not (args.paired_bs or args.paired_ar):
         given = [name for name, value in counts.items() if value is not None]
-        if given or args.baseline is not None:
-            raise UsageError(f"{' and '.join(given + ['--baseline'] * (args.baseline is not None))} needs --paired-bs or --paired-ar")
+        given += ["--baseline"] * (args.baseline is not None) + ["--count-ties"] * args.count_ties
+        if given:
+            raise UsageError(f"{' and '.join(given)} needs --paired-bs or --paired-ar")
         return None
     flag = "--paired-bs" if args.paired_bs else "--paired-ar"
-    if len(roles.hypotheses) < 2:
+    if len(roles.hypotheses) < 2 and not roles.columns:  # stdin columns are counted when read
         raise UsageError(
             f"{flag} compares two or more systems but got one hypothesis file ({roles.describe()}). "
             + ("Every file after -r is a reference: put the systems before -r (BASE SYS [SYS ...] -r REF)."
@@ -146,41 +175,103 @@ def paired_request(args: argparse.Namespace, roles: Roles) -> Optional[PairedReq
     if (args.paired_bs and args.paired_ar_n is not None) or (args.paired_ar and args.paired_bs_n is not None):
         raise UsageError(f"{flag} was asked for, with the sample count of the other test")
     samples = args.paired_n if args.paired_n is not None else (args.paired_bs_n if args.paired_bs else args.paired_ar_n)
-    baseline = roles.hypotheses[0] if args.baseline is None else args.baseline
-    if baseline not in roles.hypotheses:
-        raise UsageError(f"--baseline {baseline!r} is not one of the hypothesis files: {', '.join(roles.hypotheses)}")
+    if args.baseline is not None and args.baseline not in roles.hypotheses:
+        raise UsageError(f"--baseline {args.baseline!r} is not one of the hypothesis files: {', '.join(roles.hypotheses)}")
     confidence = args.confidence_n if (args.confidence and method == "ar") else 0
-    return PairedRequest(method, samples if samples is not None else DEFAULT_SAMPLES[method], baseline,
-                         confidence)
+    return PairedRequest(method, samples if samples is not None else DEFAULT_SAMPLES[method], args.baseline,
+                         confidence, args.count_ties)
 
 
-def request_from_args(args: argparse.Namespace, stdin_is_terminal: bool) -> Request:
+def target_language(args: argparse.Namespace) -> Optional[str]:
+    """The target language from --target-language, or from sacreBLEU's -l SRC-TGT (the part after
+    the first '-', as sacreBLEU reads it)."""
+    from_pair = None
+    if args.language_pair is not None:
+        parts = args.language_pair.split("-")
+        if len(parts) < 2 or not parts[1]:
+            raise UsageError(f"-l takes a language pair SRC-TGT such as en-ja, not {args.language_pair!r}; "
+                             "the target language (after '-') picks the tokenizer")
+        from_pair = parts[1]
+    if from_pair is not None and args.target_language is not None and from_pair != args.target_language:
+        raise UsageError(f"-l {args.language_pair} says the target language is {from_pair!r}, "
+                         f"--target-language says {args.target_language!r}; give one")
+    return args.target_language if args.target_language is not None else from_pair
+
+
+def _refuse_test_sets(args: argparse.Namespace) -> None:
+    given = [flag for name, flag in TEST_SET_OPTIONS.items() if getattr(args, name)]
+    if given:
+        message = TEST_SET_MESSAGE.format(option=" and ".join(given))
+        if args.test_set in TOKENIZERS:  # -t once named the tokenizer here
+            message = f"-t is sacreBLEU's test set; to choose the tokenizer, write -tok {args.test_set}. " + message
+        raise UsageError(message)
+
+
+def _seed(args: argparse.Namespace, grammar: str, environ: Mapping[str, str]) -> Optional[int]:
+    """--seed if given; in sacreBLEU's grammar $SACREBLEU_SEED (an integer, or none), as sacreBLEU reads it."""
+    if hasattr(args, "seed"):  # given (absent otherwise, so that --seed none reads as given)
+        return args.seed
+    if grammar == SACREBLEU and "SACREBLEU_SEED" in environ:
+        try:
+            return seed_value(environ["SACREBLEU_SEED"])
+        except argparse.ArgumentTypeError as error:
+            raise UsageError(f"SACREBLEU_SEED: {error}") from None
+    return DEFAULT_BOOTSTRAP_SEED
+
+
+def _format(args: argparse.Namespace, grammar: str, environ: Mapping[str, str]) -> str:
+    """-f if given, else the grammar's default; in sacreBLEU's grammar a valid $SACREBLEU_FORMAT
+    overrides both, as it does in sacreBLEU."""
+    chosen = args.format or GRAMMAR_DEFAULTS[grammar]["format"]
+    if grammar == SACREBLEU and environ.get("SACREBLEU_FORMAT", "").lower() in FORMATS:
+        chosen = environ["SACREBLEU_FORMAT"].lower()
+    return chosen
+
+
+def request_from_args(
+    args: argparse.Namespace, stdin_is_terminal: bool, environ: Optional[Mapping[str, str]] = None
+) -> Request:
     """The one request both grammars map onto, or a UsageError naming what cannot be done."""
+    environ = os.environ if environ is None else environ
+    _refuse_test_sets(args)
+    language_pair = args.language_pair
     roles = resolve_roles(args, stdin_is_terminal)
     paired = paired_request(args, roles)
     defaults = GRAMMAR_DEFAULTS[roles.grammar]
-    width = defaults["width"] if args.width is None else args.width
-    if width < 0:
+    if args.width is not None and args.width < 0:
         raise UsageError(f"--width must be >= 0, not {args.width}")
+    # -w counts digits of a 0-100 score, as sacreBLEU's: given in this module's grammar, the
+    # scores are printed on 0-100 too (-w 2: 54.54, never 0.55).
+    width = defaults["width"] if args.width is None else args.width
+    scale = 100.0 if args.width is not None else defaults["scale"]
     if args.bootstrap is not None and args.confidence:
         raise UsageError("--bootstrap N and -ci/--confidence both ask for the interval; give one (-ci takes --confidence-n N)")
     bootstrap = args.bootstrap or (args.confidence_n if args.confidence else 0)
+    sentences = args.sentence_scores or args.sentence_level
     if paired is not None:
         if bootstrap and paired.method == "bootstrap":
             raise UsageError("--paired-bs reports each system's mean and 95% interval already; drop -ci/--bootstrap")
-        if args.sentence_scores:
-            raise UsageError("--sentence-scores is for one system; paired tests report corpus scores")
-    elif len(roles.hypotheses) > 1 and (bootstrap or args.sentence_scores):
-        raise UsageError("confidence intervals and sentence scores are for one system; "
-                         "for several, use --paired-bs (which reports each system's interval)")
+        if sentences:
+            raise UsageError("--sentence-scores and -sl are for one system; paired tests report corpus scores")
+    elif len(roles.hypotheses) > 1 and (bootstrap or sentences):
+        raise UsageError(SEVERAL_SYSTEMS_MESSAGE)
+    if args.sentence_level and bootstrap and roles.grammar == SACREBLEU:
+        raise UsageError("-sl/--sentence-level gives no confidence interval (as in sacreBLEU); drop -ci")
+    if args.num_refs < 1:
+        raise UsageError(f"-nr/--num-refs must be >= 1, not {args.num_refs}")
+    if args.num_refs > 1 and len(roles.references) != 1:
+        raise UsageError(f"-nr {args.num_refs} reads {args.num_refs} tab-separated references from one file, "
+                         f"but {len(roles.references)} reference files were given ({roles.describe()})")
+    sentence_level = args.sentence_level and roles.grammar == SACREBLEU
     options = dict(
         tokenizer=args.tokenizer, lowercase=args.lowercase, max_order=args.max_order, weights=args.weights,
         smooth=args.smooth or defaults["smooth"], smooth_value=args.smooth_value, ref_length=args.ref_length,
-        effective_order=args.effective_order,
+        effective_order=args.effective_order or sentence_level, target_language=target_language(args),
     )
     return Request(
-        roles=roles, options=options, output_format=args.format or defaults["format"], width=width,
-        score_only=args.score_only, short=args.short, sentence_scores=args.sentence_scores, bootstrap=bootstrap,
-        seed=args.seed, paired=paired,
+        roles=roles, options=options, output_format=_format(args, roles.grammar, environ), width=width, scale=scale,
+        score_only=args.score_only, short=args.short,
+        sentence_scores=args.sentence_scores or (args.sentence_level and not sentence_level),
+        sentence_level=sentence_level, bootstrap=bootstrap, seed=_seed(args, roles.grammar, environ), paired=paired,
+        encoding=args.encoding, num_refs=args.num_refs, language_pair=language_pair, quiet=args.quiet,
     )
-

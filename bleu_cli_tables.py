@@ -1,4 +1,9 @@
-"""Drawing tables for the command line: box-drawn for the terminal, booktabs for a paper."""
+"""Drawing tables for the command line: box-drawn for the terminal, booktabs for a paper.
+
+`grid_table` and `tabulate_latex` draw what sacreBLEU's table library (tabulate's `fancy_grid` and
+`latex_booktabs`, as sacreBLEU calls them) draws, so sacreBLEU's grammar prints its tables exactly;
+`latex_table` is this module's own booktabs table.
+"""
 
 from __future__ import annotations
 
@@ -47,3 +52,22 @@ def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         ["\\begin{tabular}{l" + "r" * (len(header) - 1) + "}", "\\toprule",
          " & ".join(escape(cell) for cell in header) + " \\\\", "\\midrule", *body, "\\bottomrule", "\\end{tabular}"]
     )
+
+
+# The characters LaTeX needs escaped, as sacreBLEU's table library (tabulate) escapes them.
+_LATEX_ESCAPES = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "^": r"\^{}", "{": r"\{", "}": r"\}",
+                  "~": r"\textasciitilde{}", "\\": r"\textbackslash{}", "<": r"\ensuremath{<}", ">": r"\ensuremath{>}"}
+
+
+def tabulate_latex(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """The booktabs table sacreBLEU prints with `-f latex` (first column right-aligned, the rest
+    centred, cells padded before escaping, as tabulate's `latex_booktabs`)."""
+    widths = [max([len(header[col]) + 2] + [len(row[col]) for row in rows]) for col in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [cells[0].rjust(widths[0])] + [_centre(cell, width) for cell, width in zip(cells[1:], widths[1:])]
+        escaped = ["".join(_LATEX_ESCAPES.get(char, char) for char in f" {cell} ") for cell in padded]
+        return "&".join(escaped) + "\\\\"
+
+    return "\n".join(["\\begin{tabular}{r" + "c" * (len(header) - 1) + "}", "\\toprule", line(header), "\\midrule",
+                      *(line(row) for row in rows), "\\bottomrule", "\\end{tabular}"])

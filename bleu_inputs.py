@@ -6,7 +6,8 @@ metric checks the raw Python objects here first, and every interface shares thes
 
 Two input kinds are accepted:
 - text: predictions are strings; references are one string per prediction or a non-empty list of
-  strings per prediction (the number may vary from one prediction to the next);
+  strings per prediction (the number may vary from one prediction to the next, and a None in a
+  list pads a missing reference, as in sacreBLEU);
 - token ids: predictions are lists of integers; references are one such list per prediction, or a
   non-empty list of them per prediction. Negative ids are padding (see `bleu_token_ids`).
 """
@@ -62,20 +63,27 @@ def as_list(value: Any, name: str) -> list:
     if isinstance(value, list):  # the common case first: no per-item work
         return list(value)
     if value is None:
-        raise TypeError(f"{name} is missing; pass {name}=[...], a list with one entry per segment")
-    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} is missing; pass it as a list with one entry per segment")
+    if isinstance(value, str):
+        raise TypeError(f"{name} is a single string; pass a list of strings, e.g. {name}=[{value[:40]!r}]")
+    if isinstance(value, bytes):  # the example decoded, so that it works when pasted
+        example = value[:40].decode("utf-8", errors="replace")
         raise TypeError(
-            f"{name} is a single {'string' if isinstance(value, str) else 'bytes object'}; pass a list of "
-            f"strings, e.g. {name}=[{value[:40]!r}]"
+            f"{name} is a single bytes object; pass a list of strings (decode bytes first, as text.decode('utf-8')), "
+            f"e.g. {name}=[{example!r}]"
         )
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, Mapping):
+        column = name if name in value else next((key for key in value if isinstance(key, str)), None)
+        pick = f"batch[{column!r}]"
+        if column is not None and isinstance(value[column], (str, bytes)):  # one example, not a batch
+            pick = f"[{pick}]"
         raise TypeError(
-            f"{name} is a {type(value).__name__}; pass a list with one entry per segment (for a batch "
-            f"dict, pass its column, e.g. batch[{name!r}])"
+            f"{name} is a {type(value).__name__}; pass a list with one entry per segment"
+            + ("" if column is None else f" (from a dict: {name}={pick}, with batch the dict you passed)")
         )
     if _is_datasets_column(value):
         return as_list(value[:], name)
@@ -123,11 +131,29 @@ def detect_input_kind(predictions: Any) -> str:
     return TEXT
 
 
-def _check_counts(preds: list, refs: Sequence[Any]) -> None:
-    """At least one prediction, and one reference entry (a string or a list) per prediction."""
+def _looks_like_streams(preds: list, refs: Sequence[Any]) -> bool:
+    """References in sacreBLEU's layout: lists of reference strings (or None), each as long as the
+    predictions, one list per reference stream instead of one per prediction."""
+    return bool(refs) and all(
+        isinstance(stream, (list, tuple)) and len(stream) == len(preds)
+        and all(item is None or isinstance(item, str) for item in stream)
+        for stream in refs
+    )
+
+
+def _check_counts(preds: list, refs: Sequence[Any], as_given: bool = True) -> None:
+    """At least one prediction, and one reference entry (a string or a list) per prediction.
+    `as_given`: `refs` are the user's (not yet grouped), so they may be sacreBLEU's streams."""
     if not preds:
         raise ValueError("predictions is empty; pass at least one prediction")
     if len(preds) != len(refs):
+        if as_given and _looks_like_streams(preds, refs):
+            raise ValueError(
+                f"references looks transposed: it holds {len(refs)} lists of {len(preds)} references, sacreBLEU's "
+                "layout (one list per reference stream), but this metric takes one entry per prediction (a string, "
+                "or a list of that prediction's references). Pass "
+                "references=[list(group) for group in zip(*references)]; a None pads a missing reference"
+            )
         raise ValueError(
             f"got {len(preds)} predictions but {len(refs)} references; pass one reference "
             "(or one list of references) per prediction"
@@ -152,7 +178,7 @@ def validate_predictions(predictions: Any, references: Sequence[Sequence[Any]], 
     the same checks and messages, without checking the references again (several systems, one
     set of references)."""
     preds = as_list(predictions, "predictions")
-    _check_counts(preds, references)
+    _check_counts(preds, references, as_given=False)
     if kind == TEXT:
         _check_text_predictions(preds)
         return preds
@@ -201,10 +227,17 @@ def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[Sequence[st
                 "least one reference string for every prediction"
             )
         for position, item in enumerate(reference):
-            if not isinstance(item, str):
+            if item is not None and not isinstance(item, str):
                 raise TypeError(
                     f"references[{index}][{position}] is {type(item).__name__} {item!r:.60}; every "
-                    "reference must be a string"
+                    "reference must be a string (or None, which pads a missing one)"
+                )
+        if None in reference:  # padding for fewer references here (sacreBLEU's variable references)
+            reference = tuple(item for item in reference if item is not None)  # untracked by the collector
+            if not reference:
+                raise ValueError(
+                    f"prediction {index} has no references (references[{index}] holds only None); pass at "
+                    "least one reference string for every prediction"
                 )
         grouped.append(reference)
     return preds, grouped

@@ -16,8 +16,11 @@ from .bleu_compare import compare
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
 from .bleu_inputs import TOKEN_IDS, as_list, validate_inputs
 from .bleu_reward import BleuReward, make_reward_function
-from .bleu_options import OPTION_NAMES, resolve_options
+from .bleu_options import (
+    OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, init_keywords, resolve_options, split_load_keywords,
+)
 from .bleu_scoring import score_statistics
+from .bleu_significance import TestScorer
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
@@ -25,15 +28,18 @@ from .bleu_token_ids import TOKEN_ID_OPTION_NAMES, token_id_rule
 from .bleu_tokenizer_base import BaseTokenizer
 from .bleu_tokenizer_13a import Tokenizer13a
 from .bleu_tokenizer_regex import TokenizerIntl
+from .bleu_tokenizer_memo import MemoizedTokenizer
+from .bleu_tokenizer_mecab import TokenizerJaMecab
+from .bleu_tokenizer_spm import TokenizerSPM
 from .bleu_tokenizers import get_tokenizer
 from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 from .bleu_trainer_batches import eval_prediction_ids
 from .bleu_trainer_gather import GatheredRows
 
-# Used through bleu_core and bleu_trainer; imported here so that evaluate.load copies their modules.
+# Used through bleu_core, bleu_compare and bleu_trainer; imported here so that evaluate.load copies their modules.
 HELPERS = (
-    score_statistics, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
-    eval_prediction_ids, GatheredRows,
+    score_statistics, TestScorer, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
+    MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM, eval_prediction_ids, GatheredRows,
 )
 
 _CITATION = """\
@@ -94,10 +100,16 @@ Args:
         Any non-string sequence serves as the list: a tuple, NumPy array, pandas Series, Arrow
         array, a `datasets` column (`ds["prediction"]`) or a generator.
     references (`list` of `str`, or `list` of `list` of `str`): one reference per prediction,
-        or a non-empty list of references per prediction (their number may vary).
-    tokenizer (`str` or callable, default `"13a"`): `"13a"` (mteval-v13a, as sacreBLEU),
-        `"none"` (split on whitespace), `"intl"` (mteval-v14 international), `"zh"` (Chinese),
-        `"char"` (characters), or any callable from a string to a list of token strings.
+        or a non-empty list of references per prediction (their number may vary; a None pads a
+        missing one, as in sacreBLEU).
+    tokenizer (`str` or callable, default `"auto"`): `"auto"` is sacreBLEU's choice for
+        `target_language` (`"ja-mecab"`, `"ko-mecab"` or `"zh"`), else `"13a"`. `"13a"`
+        (mteval-v13a, as sacreBLEU), `"none"` (split on whitespace), `"intl"` (mteval-v14
+        international), `"zh"` (Chinese), `"char"` (characters), `"ja-mecab"` (Japanese, MeCab),
+        `"ko-mecab"` (Korean, MeCab-ko), `"flores101"`, `"flores200"`, `"spBLEU-1K"` (spBLEU:
+        SentencePiece models; `"spm"` is the old name of flores101), a SentencePiece model file's
+        path, a transformers tokenizer (its `tokenize`), or any callable from a string to a list
+        of token strings.
     lowercase (`bool`, default `False`): lowercase predictions and references first.
     max_order (`int`, default `4`): the highest n-gram order.
     weights (sequence of `float`, default uniform `1/max_order`): one non-negative weight per
@@ -111,6 +123,9 @@ Args:
         the shorter (sacreBLEU, NLTK); `"shortest"`, as `evaluate`'s legacy `bleu`.
     effective_order (`bool`, default `False`): leave out orders the hypothesis is too short to
         have (sacreBLEU's option for sentence-level BLEU).
+    target_language (`str`, default `None`): the predictions' language code ("ja", "ko-KR",
+        "zho_Hans", ...); with tokenizer="auto" it picks sacreBLEU's recommended tokenizer, and a
+        tokenizer named instead gets sacreBLEU's warning when the language has a better one.
     return_sentence_scores (`bool`, default `False`): add `sentence_bleu`, one score per prediction.
     bootstrap_samples (`int`, default `0`): with N > 0, add a 95% confidence interval from N
         bootstrap resamples of the segments (sacreBLEU's scheme).
@@ -120,6 +135,9 @@ Args:
         always dropped. See `bleu_token_ids` for the rule.
     pad_id (`int`, token ids only): an alias of `ignore_ids` for one id (`pad_id=0` is
         `ignore_ids=[0]`).
+    sacreBLEU's names work too: tokenize=, smooth_method=, max_ngram_order= and (evaluate's
+    `sacrebleu`) use_effective_order=. Options given to `evaluate.load(path, ...)` become the
+    metric's defaults, which a call's options override.
 
 Returns:
     bleu (`float`): the BLEU score, between 0 and 1 (above 1 only with the smoothing settings
@@ -130,7 +148,7 @@ Returns:
     translation_length (`int`): total number of hypothesis tokens.
     reference_length (`int`): total effective reference length.
     signature (`str`): the options that produced the score, e.g.
-        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0`.
+        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0`.
     sentence_bleu (`list` of `float`): only with return_sentence_scores=True.
     bleu_ci_low, bleu_ci_high, bleu_bootstrap_mean (`float`): only with bootstrap_samples > 0.
 
@@ -150,8 +168,32 @@ def _check_option_names(kwargs: Dict[str, Any]) -> None:
     unknown = sorted(set(kwargs) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES) - set(TOKEN_ID_OPTION_NAMES))
     if unknown:
         raise TypeError(
-            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + RUN_OPTION_NAMES + TOKEN_ID_OPTION_NAMES)}"
+            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + RUN_OPTION_NAMES + TOKEN_ID_OPTION_NAMES)} "
+            f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)"
         )
+
+
+# The options that apply to text only, left out of the defaults of the token-id methods.
+_TEXT_ONLY_OPTIONS = ("tokenizer", "lowercase")
+
+
+def _load_time_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
+    """`evaluate.load(path, smooth="exp", ...)`: the metric's options given at load time, checked now
+    (an error names the keyword), to be its defaults. evaluate itself would drop them silently."""
+    unknown = sorted(set(options) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES))
+    if unknown:
+        raise TypeError(
+            f"evaluate.load(...) got unknown keyword(s) {unknown}; at load time BLEU takes its options "
+            f"{list(OPTION_NAMES + RUN_OPTION_NAMES)} (they become its defaults), with_signature, and evaluate's "
+            f"own {list(init_keywords(evaluate.EvaluationModule))}"
+        )
+    resolve_options(**{k: v for k, v in options.items() if k in OPTION_NAMES})
+    check_run_options(
+        options.get("return_sentence_scores", False),
+        options.get("bootstrap_samples", 0),
+        options.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
+    )
+    return options
 
 
 def _materialized(predictions: Any, references: Any) -> tuple:
@@ -190,12 +232,25 @@ class BleuMetric(evaluate.Metric):
     def __init__(self, *args: Any, with_signature: bool = True, **kwargs: Any) -> None:
         """`evaluate.load(path, with_signature=False)` leaves the signature string out of the result
         dict (for `evaluate.evaluator(...)`'s bootstrap, which resamples every key of the result);
-        it stays readable as `metric.signature` after each compute."""
+        it stays readable as `metric.signature` after each compute.
+
+        `evaluate.load(path, smooth="exp", tokenizer="intl", ...)`: the options given at load time
+        become this metric's defaults (`default_options`), for compute and every method; an option
+        passed to a call overrides them. An unknown keyword is an error, never dropped."""
         if not isinstance(with_signature, bool):
             raise TypeError(f"with_signature must be True or False, not {with_signature!r}")
         self.with_signature = with_signature
         self.signature: Optional[str] = None  # the signature of the last result
-        super().__init__(*args, **kwargs)
+        settings, options = split_load_keywords(kwargs, evaluate.EvaluationModule)
+        self.default_options = _load_time_defaults(options)
+        super().__init__(*args, **settings)
+
+    def _options(self, options: Dict[str, Any], token_ids: bool = False, run: bool = False) -> Dict[str, Any]:
+        """A call's options over the load-time defaults, under this module's names. `run`: the
+        per-call options of compute too; `token_ids`: without the text-only options."""
+        defaults = {k: v for k, v in self.default_options.items()
+                    if (run or k in OPTION_NAMES) and not (token_ids and k in _TEXT_ONLY_OPTIONS)}
+        return {**defaults, **canonical_options(options)}
 
     def _with_signature_as_asked(self, result: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
         if result is None:  # the processes other than 0 in evaluate's distributed mode
@@ -226,6 +281,7 @@ class BleuMetric(evaluate.Metric):
         Checking happens before `evaluate` casts the inputs to the declared features, so a
         malformed input gets an error that names it instead of a silently different score.
         """
+        kwargs = self._options(kwargs, run=True)
         _check_option_names(kwargs)
         if predictions is not None and references is not None and self.num_process == 1 and self.writer is None:
             # All the data in this one call: score it directly. Going through evaluate's Arrow
@@ -288,7 +344,7 @@ class BleuMetric(evaluate.Metric):
         """
         return make_compute_metrics(
             hf_tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples,
-            token_ids=token_ids, ignore_ids=ignore_ids, pad_id=pad_id, **options,
+            token_ids=token_ids, ignore_ids=ignore_ids, pad_id=pad_id, **self._options(options, token_ids=token_ids),
         )
 
     def reward_function(self, *, reference_column: str = "reference", scale: float = 1, **options: Any) -> BleuReward:
@@ -298,41 +354,43 @@ class BleuMetric(evaluate.Metric):
         over the reward defaults smooth="exp", effective_order=True; `token_ids=True` (with
         `ignore_ids`, alias `pad_id`) scores `completion_ids` against references of token ids.
         """
-        return make_reward_function(reference_column=reference_column, scale=scale, **options)
+        return make_reward_function(reference_column=reference_column, scale=scale,
+                                    **self._options(options, token_ids=bool(options.get("token_ids"))))
 
     def statistics(self, predictions: Any, references: Any, per_segment: bool = False, **options: Any):
         """BLEU's additive statistics (an int64 row, or one row per segment); see `bleu_streaming`."""
-        return statistics(predictions, references, per_segment=per_segment, **options)
+        return statistics(predictions, references, per_segment=per_segment, **self._options(options))
 
     def score_from_statistics(self, totals: Any, num_refs: Any = None, **options: Any) -> Dict[str, Any]:
         """The result dict from summed (or per-segment) statistics and the same options;
         `num_refs` (an int, or one count per segment) for the signature, else `nrefs:?`."""
-        return score_from_statistics(totals, num_refs=num_refs, **options)
+        return score_from_statistics(totals, num_refs=num_refs, **self._options(options))
 
     def accumulator(self, **options: Any) -> BleuAccumulator:
         """Running statistics in constant memory: `.add(predictions, references)`, `.result()`."""
-        return BleuAccumulator(**options)
+        return BleuAccumulator(**self._options(options))
 
     def compare(self, systems: Any, references: Any, **kwargs: Any) -> Dict[str, Any]:
         """Paired significance tests of systems against a baseline, as sacreBLEU runs them.
 
         `compare({"A": predictions_a, "B": predictions_b}, references, method="bootstrap" or "ar",
-        baseline="A", samples=None, seed=12345, confidence_samples=0, **options)`: one dict per
+        baseline="A", bootstrap_samples=None, trials=None, seed=12345, count_ties=False, **options)`
+        (the older samples= and confidence_samples= still work): one dict per
         system (bleu, p_value against the baseline, bootstrap mean and 95% half-width ci, ...),
         the baseline first. Pass smooth="exp" for sacreBLEU's numbers; see `bleu_compare`.
         """
-        return compare(systems, references, **kwargs)
+        return compare(systems, references, **self._options(kwargs))
 
     def tensor_statistics(self, predictions: Any, references: Any, *, per_segment: bool = False, **options: Any):
         """Statistics of padded torch.long id tensors, int64 on their device (all-reducible); see
         `bleu_tensor`. Name the padding: `ignore_ids=(pad_token_id,)` (alias `pad_id=`), or
         `ignore_ids=()` when -100 is the only padding."""
-        return tensor_statistics(predictions, references, per_segment=per_segment, **options)
+        return tensor_statistics(predictions, references, per_segment=per_segment, **self._options(options, token_ids=True))
 
     def tensor_sentence_bleu(self, predictions: Any, references: Any, **options: Any):
         """Sentence BLEU of padded torch.long id tensors: float64 (B,) on their device; see `bleu_tensor`."""
-        return tensor_sentence_bleu(predictions, references, **options)
+        return tensor_sentence_bleu(predictions, references, **self._options(options, token_ids=True))
 
     def tensor_corpus_bleu(self, predictions: Any, references: Any, **options: Any) -> Dict[str, Any]:
         """The result dict (signature tok:ids) of padded torch.long id tensors; see `bleu_tensor`."""
-        return tensor_corpus_bleu(predictions, references, **options)
+        return tensor_corpus_bleu(predictions, references, **self._options(options, token_ids=True))

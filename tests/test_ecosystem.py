@@ -81,7 +81,7 @@ def test_generators_are_read_once(bleu):
 @pytest.mark.parametrize(
     "predictions, words",
     [("the cat", ["single string", "['the cat']"]), (b"the cat", ["single bytes"]),
-     ({"prediction": "the cat"}, ["dict", "batch['predictions']"]), ({"the cat"}, ["set", "no order"])],
+     ({"prediction": "the cat"}, ["dict", "predictions=[batch['prediction']]"]), ({"the cat"}, ["set", "no order"])],
     ids=["str", "bytes", "dict", "set"],
 )
 def test_non_sequences_are_still_rejected(bleu, predictions, words):
@@ -187,7 +187,7 @@ def test_the_signature_reaches_the_trainer_log_when_asked(bleu, hf_tokenizer, tm
     trainer = Seq2SeqTrainer(model=model, args=args, eval_dataset=evaluation, processing_class=hf_tokenizer,
                              data_collator=DataCollatorForSeq2Seq(hf_tokenizer, model=model), compute_metrics=hook)
     metrics = trainer.evaluate()
-    signature = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0"
+    signature = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0"
     assert metrics["eval_signature"] == hook.signature == signature
     assert trainer.state.log_history[-1]["eval_signature"] == signature
     assert isinstance(metrics["eval_bleu"], float)
@@ -232,7 +232,7 @@ def test_evaluators_bootstrap_runs_with_with_signature_false():
     inputs = {"predictions": ds["prediction"], "references": ds["reference"]}
     simple = evaluator.compute_metric(metric, inputs)
     assert "signature" not in simple
-    assert metric.signature == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0"
+    assert metric.signature == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0"
     sacre = sacrebleu.corpus_bleu(EVAL_PREDICTIONS, [EVAL_REFERENCES], smooth_method="none").score / 100
     assert simple["bleu"] == pytest.approx(sacre, rel=1e-12)
     with np.errstate(all="ignore"), pytest.warns(Warning):  # scipy: BCa is degenerate for the lengths

@@ -84,7 +84,19 @@ def test_description_and_citation_are_the_cards(bleu):
 
 
 def test_version_in_signature_matches_the_module():
-    assert f"version:{bleu_options.__version__}" in README
+    assert f"version:{bleu_options.SIGNATURE_VERSION}" in README
+
+
+def test_the_signatures_version_cannot_be_read_as_sacrebleus(bleu):
+    """sacreBLEU signs `version:2.6.0`; a bare `version:1.0.0` here read as sacreBLEU 1.0.0."""
+    import re
+
+    import sacrebleu
+
+    signature = bleu.compute(predictions=["a b c d"], references=["a b c d"])["signature"]
+    version = dict(field.split(":", 1) for field in signature.split("|"))["version"]
+    assert version == f"bleu_metric-{bleu_options.__version__}"
+    assert not re.fullmatch(r"[\d.]+", version) and sacrebleu.__version__ not in version
 
 
 def card_section(title: str) -> str:

@@ -120,6 +120,44 @@ def test_variable_reference_counts_match_sacrebleu(oracles):
         oracles.assert_same(compute_bleu(PREDICTIONS, refs, **options), oracles.sacrebleu(PREDICTIONS, refs, **options))
 
 
+def test_none_padding_scores_as_sacrebleu(bleu):
+    """sacreBLEU pads a missing reference with None (nrefs:var); so may the per-prediction lists here,
+    through the direct path and through evaluate's cache (add_batch), where the cast keeps the None."""
+    from sacrebleu.metrics import BLEU
+
+    predictions = ["the cat sat on the mat", "a dog barked at the mailman", "it is raining"]
+    references = [["the cat is on the mat", "a cat sat on the mat"], ["the dog barked at the postman", None],
+                  [None, "it rains today"]]
+    metric = BLEU()
+    theirs = metric.corpus_score(predictions, [list(stream) for stream in zip(*references)])
+    assert str(metric.get_signature()).startswith("nrefs:var|")
+    direct = bleu.compute(predictions=predictions, references=references, smooth="exp")
+    assert direct["bleu"] == pytest.approx(theirs.score / 100, rel=1e-12)
+    assert direct["signature"].startswith("nrefs:1-2|")
+    bleu.add_batch(predictions=predictions, references=references)
+    assert bleu.compute(smooth="exp") == direct
+    dropped = [[reference for reference in group if reference is not None] for group in references]
+    assert bleu.compute(predictions=predictions, references=dropped, smooth="exp") == direct
+
+
+def test_transposed_references_are_named_and_the_suggested_fix_works():
+    """sacreBLEU's reference streams passed as they are: the error says so, and its fix, pasted, scores
+    what sacreBLEU scores from the streams."""
+    from sacrebleu.metrics import BLEU
+
+    predictions = ["the cat sat on the mat", "a dog barked at the mailman"]
+    references = [["the cat is on the mat", "the dog barked at the postman"], ["a cat sat on the mat", None],
+                  ["there is a cat on the mat", "a dog barks"]]
+    with pytest.raises(ValueError, match="looks transposed") as raised:
+        compute_bleu(predictions, references)
+    fix = str(raised.value).split("Pass ", 1)[1].split(";", 1)[0]
+    assert fix == "references=[list(group) for group in zip(*references)]"
+    namespace = {"references": references}
+    exec(fix, namespace)  # the hint, pasted as it is
+    ours = compute_bleu(predictions, namespace["references"], smooth="exp")
+    assert ours["bleu"] == pytest.approx(BLEU().corpus_score(predictions, references).score / 100, rel=1e-12)
+
+
 @pytest.mark.parametrize(
     "system, options",
     [

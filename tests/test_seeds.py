@@ -247,4 +247,4 @@ class TestSeed004Implementation:
         """The seed's format is sacreBLEU 1.x's (BLEU+case.mixed+numrefs.1+tok.13a+v.1.4.14); this module
         writes sacreBLEU 2.x's key:value form and adds what else changes the number."""
         signature = compute_bleu(["a b c d"], ["a b c d"])["signature"]
-        assert signature == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:1.0.0"
+        assert signature == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0"

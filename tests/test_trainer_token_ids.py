@@ -20,7 +20,7 @@ FLAT_KEYS = {
     "bleu", "precision_1", "precision_2", "precision_3", "precision_4",
     "brevity_penalty", "length_ratio", "translation_length", "reference_length",
 }
-IDS_SIGNATURE = "nrefs:1|case:mixed|eff:no|tok:ids|smooth:none|reflen:closest|order:4|version:1.0.0"
+IDS_SIGNATURE = "nrefs:1|case:mixed|eff:no|tok:ids|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0"
 
 PREDICTIONS = ["the cat sat on the mat", "a dog ran", "big red bird flew over the tree", "old log",
                "the the the", "cat"]
