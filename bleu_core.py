@@ -331,7 +331,8 @@ RUN_OPTION_NAMES = tuple(inspect.signature(check_run_options).parameters)
 
 @contextmanager
 def garbage_collection_paused() -> Iterator[None]:
-    """Kept for callers written against it; it no longer touches the garbage collector.
+    """Kept for callers written against it (nothing in this module uses it any more); it no longer
+    touches the garbage collector.
 
     Scoring once switched Python's cyclic collector off for the whole process while it checked and
     counted, because checking built one small list per segment and every collection walked them
