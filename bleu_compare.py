@@ -26,7 +26,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import (
         DEFAULT_BOOTSTRAP_SEED,
-        garbage_collection_paused,
         options_for_token_ids,
         score,
         systems_statistics,
@@ -37,7 +36,6 @@ try:  # inside the package `evaluate.load` builds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import (
         DEFAULT_BOOTSTRAP_SEED,
-        garbage_collection_paused,
         options_for_token_ids,
         score,
         systems_statistics,
@@ -236,13 +234,11 @@ def compare(
         raise ValueError(f"baseline {baseline!r} is not one of the systems {names}; pass one of their names")
     pairs.sort(key=lambda pair: pair[0] != baseline)  # stable: the baseline first, the rest in order
 
-    with garbage_collection_paused():  # checking builds a small list per segment
-        checked, refs, kind = _checked_systems(pairs, references)
-        if kind == TOKEN_IDS:
-            resolved = options_for_token_ids(resolved)
-        stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind)
-        num_refs = reference_counts(refs)
-        del checked, refs
+    checked, refs, kind = _checked_systems(pairs, references)
+    if kind == TOKEN_IDS:
+        resolved = options_for_token_ids(resolved)
+    stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind)
+    num_refs = reference_counts(refs)
 
     results = [score(rows.sum(axis=0), resolved).as_dict() for rows in stats]
     scorer = TestScorer(resolved)

@@ -20,6 +20,7 @@ from .bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_option
 from .bleu_scoring import score_rows
 from .bleu_significance import TestScorer
 from .bleu_stats import ngram_statistics
+from .bleu_token_ids import DEFAULT_RULE
 from .bleu_tokenizer_base import BaseTokenizer
 from .bleu_tokenizer_13a import Tokenizer13a
 from .bleu_tokenizer_regex import TokenizerIntl
@@ -29,7 +30,7 @@ from .bleu_tokenizer_spm import TokenizerSPM
 from .bleu_tokenizers import get_tokenizer
 
 # Used through bleu_compare (TestScorer: bleu_significance); imported here so that evaluate.load copies their modules.
-HELPERS = (TOKEN_IDS, score_rows, TestScorer, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a,
+HELPERS = (TOKEN_IDS, score_rows, TestScorer, ngram_statistics, DEFAULT_RULE, get_tokenizer, BaseTokenizer, Tokenizer13a,
            TokenizerIntl, MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM)
 
 _CITATION = """\

@@ -11,7 +11,6 @@ segments so memory stays bounded however large the corpus: the statistics of the
 from __future__ import annotations
 
 import dataclasses
-import gc
 import inspect
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -22,16 +21,18 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
+    from .bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from .bleu_options import BleuOptions, resolve_options
     from .bleu_scoring import BleuScore, score_rows, score_statistics
     from .bleu_stats import encode_tokens, ngram_statistics, stat_width
+    from .bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
     from .bleu_tokenizers import TokenIds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_inputs import TEXT, TOKEN_IDS, reference_counts, validate_inputs
+    from bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
     from bleu_scoring import BleuScore, score_rows, score_statistics
     from bleu_stats import encode_tokens, ngram_statistics, stat_width
+    from bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
     from bleu_tokenizers import TokenIds
 
 # Segments per chunk (at most): large enough to amortise NumPy calls, small enough to bound memory
@@ -53,14 +54,15 @@ def _prepared_lines(lines: Sequence[str], lowercase: bool) -> List[str]:
     return [line.lower() for line in lines] if lowercase else list(lines)
 
 
-def encode_sequences(sequences: Sequence[Any], options: BleuOptions, kind: str = TEXT) -> Tuple[np.ndarray, np.ndarray]:
+def encode_sequences(
+    sequences: Sequence[Any], options: BleuOptions, kind: str = TEXT, rule: TokenIdRule = DEFAULT_RULE
+) -> Tuple[np.ndarray, np.ndarray]:
     """(dense token ids of all sequences concatenated, tokens per sequence): texts lowercased if
-    asked and tokenized (trailing whitespace stripped), or lists of token ids renumbered densely."""
+    asked and tokenized (trailing whitespace stripped), or lists of token ids with the rule's ids
+    dropped (see `bleu_token_ids`) and renumbered densely."""
     if kind == TEXT:
         return options.tokenizer.encode_flat_rstripped(_prepared_lines(sequences, options.lowercase))
-    lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
-    flat = np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))
-    return encode_tokens(flat), lengths
+    return _flat_ids(sequences, rule)
 
 
 def _references_by_rank(references: Sequence[Sequence[Any]]) -> Tuple[List[Any], np.ndarray]:
@@ -69,6 +71,8 @@ def _references_by_rank(references: Sequence[Sequence[Any]]) -> Tuple[List[Any],
     Rank-major order keeps each rank a contiguous block; with one reference per segment (the
     common case) it is simply the references in segment order.
     """
+    if isinstance(references, SingleReferences):
+        return list(references.references), np.arange(len(references), dtype=np.int64)
     counts = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
     if counts.size and counts.max() == 1:
         return [group[0] for group in references], np.arange(len(references), dtype=np.int64)
@@ -91,16 +95,24 @@ def _chunk_statistics_text(
     return ngram_statistics(ids, lengths, len(predictions), owner, options.orders, options.ref_length)
 
 
-def _chunk_statistics_ids(
-    predictions: Sequence[Sequence[int]], references: Sequence[Sequence[Sequence[int]]], options: BleuOptions
-) -> np.ndarray:
-    flat_references, owner = _references_by_rank(references)
-    sequences = list(predictions) + flat_references
+def _flat_ids(sequences: Sequence[Sequence[int]], rule: TokenIdRule) -> Tuple[np.ndarray, np.ndarray]:
+    """Id sequences concatenated, the rule's ids dropped (see `bleu_token_ids`), densely
+    renumbered: (ids, each sequence's length)."""
     lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
     flat = np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))
-    return ngram_statistics(
-        encode_tokens(flat), lengths, len(predictions), owner, options.orders, options.ref_length
-    )
+    flat, lengths = rule.drop(flat, lengths)
+    return encode_tokens(flat), lengths
+
+
+def _chunk_statistics_ids(
+    predictions: Sequence[Sequence[int]],
+    references: Sequence[Sequence[Sequence[int]]],
+    options: BleuOptions,
+    rule: TokenIdRule = DEFAULT_RULE,
+) -> np.ndarray:
+    flat_references, owner = _references_by_rank(references)
+    ids, lengths = encode_sequences(list(predictions) + flat_references, options, TOKEN_IDS, rule)
+    return ngram_statistics(ids, lengths, len(predictions), owner, options.orders, options.ref_length)
 
 
 def options_for_token_ids(options: BleuOptions) -> BleuOptions:
@@ -149,19 +161,21 @@ def segment_statistics(
     options: BleuOptions,
     kind: str = TEXT,
     chunk_segments: int = CHUNK_SEGMENTS,
+    rule: TokenIdRule = DEFAULT_RULE,
 ) -> np.ndarray:
-    """Statistics rows (see `bleu_stats`) for checked inputs: one row per prediction.
+    """Statistics rows (see `bleu_stats`) for checked inputs: one row per prediction; for token
+    ids, after dropping the ids of `rule` (see `bleu_token_ids`).
 
     Chunks of segments are independent (the rows of a chunk depend on it alone), so they run on
     a few threads when that helps; a small input is split so both cores get a share.
     """
-    chunk = _chunk_statistics_text if kind == TEXT else _chunk_statistics_ids
     count = len(predictions)
     threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
     starts, size = _chunk_starts(count, threads, chunk_segments)
 
     def rows_of(start: int) -> np.ndarray:
-        return chunk(predictions[start : start + size], references[start : start + size], options)
+        chunk = predictions[start : start + size], references[start : start + size], options
+        return _chunk_statistics_text(*chunk) if kind == TEXT else _chunk_statistics_ids(*chunk, rule)
 
     parts = _map_chunks(rows_of, starts, threads)
     if not parts:
@@ -323,38 +337,41 @@ RUN_OPTION_NAMES = tuple(inspect.signature(check_run_options).parameters)
 
 @contextmanager
 def garbage_collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while the inputs are checked and counted.
+    """Kept for callers written against it (nothing in this module uses it any more); it no longer
+    touches the garbage collector.
 
-    Checking builds one small list per segment; each batch of new containers triggers a
-    collection that walks every tracked object in the process, which made 480k segments cost
-    12x what 48k cost. Nothing built here holds a reference cycle, and the lists are freed
-    before the collector resumes, so it never has to walk them.
+    Scoring once switched Python's cyclic collector off for the whole process while it checked and
+    counted, because checking built one small list per segment and every collection walked them
+    (480k segments cost 12x what 48k cost). Turning the collector off is process-wide, and the
+    Space scores in threads, so another thread's garbage went uncollected meanwhile. Checking now
+    keeps the caller's own containers, reads one reference per segment through a view
+    (`bleu_inputs.SingleReferences`) and builds at most tuples of ints, which the collector
+    untracks at its first look: nothing per segment is left for it to walk (bench/bench_gc.py).
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    yield
 
 
 def statistics_of_inputs(
-    predictions: Any, references: Any, options: BleuOptions, kind: Optional[str] = None
+    predictions: Any,
+    references: Any,
+    options: BleuOptions,
+    kind: Optional[str] = None,
+    rule: Optional[TokenIdRule] = None,
 ) -> Tuple[np.ndarray, List[int], BleuOptions]:
     """Check raw inputs and count them: (statistics rows, references per segment, options).
 
     `kind` requires `text` or `token_ids` (None detects it). The options come back as they apply
-    to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`.
+    to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`. Token ids
+    are counted after dropping the ids of `rule` (None: negative ids only; see `bleu_token_ids`);
+    a rule that lists ids is an error for text.
     """
-    with garbage_collection_paused():
-        preds, refs, kind = validate_inputs(predictions, references, kind)
-        if kind == TOKEN_IDS:
-            options = options_for_token_ids(options)
-        stats = segment_statistics(preds, refs, options, kind)
-        num_refs = reference_counts(refs)
-        del preds, refs  # freed now, while paused, so the collector never walks them
-    return stats, num_refs, options
+    preds, refs, kind = validate_inputs(predictions, references, kind)
+    if kind == TOKEN_IDS:
+        options = options_for_token_ids(options)
+    else:
+        refuse_for_text(rule)
+    stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE)
+    return stats, reference_counts(refs), options
 
 
 def compute_bleu(
@@ -364,14 +381,18 @@ def compute_bleu(
     bootstrap_samples: int = 0,
     bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
     kind: Optional[str] = None,
+    ignore_ids: Any = None,
+    pad_id: Any = None,
     **options: Any,
 ) -> Dict[str, Any]:
     """BLEU of predictions against references; the options are those of `resolve_options`.
 
-    `kind` requires inputs of one kind (`text` or `token_ids`); None detects it.
+    `kind` requires inputs of one kind (`text` or `token_ids`); None detects it. `ignore_ids`
+    (alias `pad_id`) lists token ids to drop besides the negative ones (see `bleu_token_ids`).
     """
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed)
-    stats, num_refs, used = statistics_of_inputs(predictions, references, resolve_options(**options), kind)
+    rule = token_id_rule(ignore_ids, pad_id)
+    stats, num_refs, used = statistics_of_inputs(predictions, references, resolve_options(**options), kind, rule)
     return result_from_statistics(stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed)
 
 

@@ -8,21 +8,44 @@ Two input kinds are accepted:
 - text: predictions are strings; references are one string per prediction or a non-empty list of
   strings per prediction (the number may vary from one prediction to the next, and a None in a
   list pads a missing reference, as in sacreBLEU);
-- token ids: predictions are lists of non-negative integers; references are one such list per
-  prediction, or a non-empty list of them per prediction.
+- token ids: predictions are lists of integers; references are one such list per prediction, or a
+  non-empty list of them per prediction. Negative ids are padding (see `bleu_token_ids`).
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any, List, Sequence, Tuple
+from typing import Any, List, Tuple
 
 import numpy as np
 
 TEXT = "text"
 TOKEN_IDS = "token_ids"
+
+
+class SingleReferences(Sequence):
+    """One reference per segment, read as groups of one (`refs[i] == (reference,)`) without a
+    container per segment: every container that outlives the checks is walked by each collection
+    of the oldest generation of Python's garbage collector, which made large inputs cost more per
+    segment than small ones (bench/bench_gc.py). Slices are views of the same kind."""
+
+    __slots__ = ("references",)
+
+    def __init__(self, references: Sequence[Any]) -> None:
+        self.references = references
+
+    def __len__(self) -> int:
+        return len(self.references)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return SingleReferences(self.references[index])
+        return (self.references[index],)
+
+    def __repr__(self) -> str:
+        return f"SingleReferences({self.references!r:.80})"
 
 
 def _is_datasets_column(value: Any) -> bool:
@@ -137,8 +160,10 @@ def _check_counts(preds: list, refs: Sequence[Any], as_given: bool = True) -> No
         )
 
 
-def validate_inputs(predictions: Any, references: Any, kind: str | None = None) -> Tuple[list, List[list], str]:
-    """Return (predictions, references as one list per prediction, kind) or raise with a clear message."""
+def validate_inputs(predictions: Any, references: Any, kind: str | None = None) -> Tuple[list, List[Sequence], str]:
+    """Return (predictions, references as one group per prediction, kind) or raise with a clear
+    message. A group is the caller's own list (or tuple) of references, or a new tuple; token-id
+    sequences are the caller's own lists or tuples (see `_check_ids` for why nothing is copied)."""
     preds = as_list(predictions, "predictions")
     refs = as_list(references, "references")
     _check_counts(preds, refs)
@@ -171,20 +196,20 @@ def _check_text_predictions(preds: list) -> None:
             )
 
 
-def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]:
+def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[Sequence[str]]]:
     _check_text_predictions(preds)
-    single = isinstance(refs[0], str)
-    grouped: List[List[str]] = []
+    if isinstance(refs[0], str):
+        if not all(type(reference) is str for reference in refs):
+            for index, reference in enumerate(refs):
+                if not isinstance(reference, str):
+                    raise ValueError(
+                        f"references mixes shapes: references[0] is a string but references[{index}] is "
+                        f"{type(reference).__name__}; pass either one string per prediction or a list "
+                        "of strings for every prediction"
+                    )
+        return preds, SingleReferences(refs)
+    grouped: List[Sequence[str]] = []
     for index, reference in enumerate(refs):
-        if single:
-            if not isinstance(reference, str):
-                raise ValueError(
-                    f"references mixes shapes: references[0] is a string but references[{index}] is "
-                    f"{type(reference).__name__}; pass either one string per prediction or a list "
-                    "of strings for every prediction"
-                )
-            grouped.append([reference])
-            continue
         if isinstance(reference, str):
             raise ValueError(
                 f"references mixes shapes: references[{index}] is a bare string but references[0] is "
@@ -194,8 +219,9 @@ def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]
             raise TypeError(
                 f"references[{index}] is {type(reference).__name__}; pass a string or a list of strings"
             )
-        reference = list(reference)
-        if not reference:
+        if isinstance(reference, np.ndarray):
+            reference = tuple(reference.tolist())
+        if not len(reference):
             raise ValueError(
                 f"prediction {index} has no references (references[{index}] is empty); pass at "
                 "least one reference string for every prediction"
@@ -207,7 +233,7 @@ def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]
                     "reference must be a string (or None, which pads a missing one)"
                 )
         if None in reference:  # padding for fewer references here (sacreBLEU's variable references)
-            reference = [item for item in reference if item is not None]
+            reference = tuple(item for item in reference if item is not None)  # untracked by the collector
             if not reference:
                 raise ValueError(
                     f"prediction {index} has no references (references[{index}] holds only None); pass at "
@@ -217,41 +243,40 @@ def _validate_text(preds: list, refs: list) -> Tuple[List[str], List[List[str]]]
     return preds, grouped
 
 
-def _check_ids(sequence: Any, where: str) -> List[int]:
-    """A list of non-negative ints, checked in bulk; the slow per-token walk runs only to name an error."""
+def _check_ids(sequence: Any, where: str) -> Sequence[int]:
+    """The ids of one sequence (the caller's own list or tuple when it holds ints, else a tuple),
+    checked in bulk; the slow per-token walk runs only to name an error. Negative ids pass: they
+    are padding, dropped before counting (see `bleu_token_ids`).
+
+    Nothing here builds a list per sequence that outlives the check (see `SingleReferences`); the
+    tuples it may build hold ints, which the collector untracks at its first look."""
     sequence = _as_array_if_tensor(sequence)
     if isinstance(sequence, str) or not isinstance(sequence, (list, tuple, np.ndarray)):
         raise TypeError(f"{where} is {type(sequence).__name__}; with token ids, pass a list of integers")
     if isinstance(sequence, np.ndarray):
-        if sequence.dtype.kind in "iu" and sequence.ndim == 1 and (sequence.size == 0 or sequence.min() >= 0):
-            return sequence.tolist()
+        if sequence.dtype.kind in "iu" and sequence.ndim == 1:
+            return tuple(sequence.tolist())
         values = sequence.tolist()
     else:
-        values = list(sequence)
-        if set(map(type, values)) <= {int} and (not values or min(values) >= 0):
-            return values
+        if set(map(type, sequence)) <= {int}:
+            return sequence
+        values = sequence
     for position, token in enumerate(values):
         if not _is_int(token):
             raise TypeError(f"{where}[{position}] is {token!r}; token ids must be integers")
-        if token < 0:
-            raise ValueError(
-                f"{where}[{position}] is {token}; token ids must be >= 0 (strip padding such as -100 "
-                "before scoring)"
-            )
-    return [int(t) for t in values]
+    return tuple(int(t) for t in values)
 
 
-def _validate_ids(preds: list, refs: list) -> Tuple[List[List[int]], List[List[List[int]]]]:
+def _validate_ids(preds: list, refs: list) -> Tuple[List[Sequence[int]], List[Sequence[Sequence[int]]]]:
     checked_preds = [_check_ids(p, f"predictions[{i}]") for i, p in enumerate(preds)]
     first = refs[0]
     single = _is_id_sequence(first) and not (
         isinstance(first, (list, tuple)) and first and _is_sequence(first[0])
     )
-    grouped: List[List[List[int]]] = []
+    if single:
+        return checked_preds, SingleReferences([_check_ids(r, f"references[{index}]") for index, r in enumerate(refs)])
+    grouped: List[Sequence[Sequence[int]]] = []
     for index, reference in enumerate(refs):
-        if single:
-            grouped.append([_check_ids(reference, f"references[{index}]")])
-            continue
         if not isinstance(reference, (list, tuple, np.ndarray)) or (
             len(reference) and _is_int(reference[0])
         ):
@@ -264,9 +289,13 @@ def _validate_ids(preds: list, refs: list) -> Tuple[List[List[int]], List[List[L
                 f"prediction {index} has no references (references[{index}] is empty); pass at "
                 "least one reference for every prediction"
             )
-        grouped.append([_check_ids(r, f"references[{index}][{j}]") for j, r in enumerate(reference)])
+        checked = [_check_ids(r, f"references[{index}][{j}]") for j, r in enumerate(reference)]
+        same = isinstance(reference, (list, tuple)) and all(mine is theirs for mine, theirs in zip(checked, reference))
+        grouped.append(reference if same else tuple(checked))  # the caller's own group when nothing changed
     return checked_preds, grouped
 
 
 def reference_counts(references: Sequence[Sequence[Any]]) -> List[int]:
+    if isinstance(references, SingleReferences):
+        return [1] * len(references)
     return [len(group) for group in references]

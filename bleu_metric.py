@@ -29,6 +29,7 @@ from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
 from .bleu_tensor_pairs import tensor_pair_matches
+from .bleu_token_ids import TOKEN_ID_OPTION_NAMES, token_id_rule
 from .bleu_tokenizer_base import BaseTokenizer
 from .bleu_tokenizer_13a import Tokenizer13a
 from .bleu_tokenizer_regex import TokenizerIntl
@@ -136,6 +137,11 @@ Args:
     bootstrap_samples (`int`, default `0`): with N > 0, add a 95% confidence interval from N
         bootstrap resamples of the segments (sacreBLEU's scheme).
     bootstrap_seed (`int` or `None`, default `12345`): seed of the resampling.
+    ignore_ids (collection of `int`, token ids only): ids dropped from predictions and references
+        before counting, wherever they stand, besides the negative ids (-100 padding), which are
+        always dropped. See `bleu_token_ids` for the rule.
+    pad_id (`int`, token ids only): an alias of `ignore_ids` for one id (`pad_id=0` is
+        `ignore_ids=[0]`).
     sacreBLEU's names work too: tokenize=, smooth_method=, max_ngram_order= and (evaluate's
     `sacrebleu`) use_effective_order=. Options given to `evaluate.load(path, ...)` become the
     metric's defaults, which a call's options override.
@@ -166,10 +172,10 @@ Examples:
 
 
 def _check_option_names(kwargs: Dict[str, Any]) -> None:
-    unknown = sorted(set(kwargs) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES))
+    unknown = sorted(set(kwargs) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES) - set(TOKEN_ID_OPTION_NAMES))
     if unknown:
         raise TypeError(
-            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + RUN_OPTION_NAMES)} "
+            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + RUN_OPTION_NAMES + TOKEN_ID_OPTION_NAMES)} "
             f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)"
         )
 
@@ -292,6 +298,7 @@ class BleuMetric(evaluate.Metric):
                 compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
             )
         resolve_options(**{k: v for k, v in kwargs.items() if k in OPTION_NAMES})
+        token_id_rule(**{k: v for k, v in kwargs.items() if k in TOKEN_ID_OPTION_NAMES})
         check_run_options(
             kwargs.get("return_sentence_scores", False),
             kwargs.get("bootstrap_samples", 0),
@@ -328,6 +335,7 @@ class BleuMetric(evaluate.Metric):
         eval_examples: Optional[int] = None,
         token_ids: bool = False,
         ignore_ids: Sequence[int] = (),
+        pad_id: Optional[int] = None,
         **options: Any,
     ) -> BleuComputeMetrics:
         """A `compute_metrics` for transformers' (Seq2Seq)Trainer, streaming-ready; see `bleu_trainer`.
@@ -337,12 +345,13 @@ class BleuMetric(evaluate.Metric):
         adds the signature string to the metrics; `eval_examples=len(eval_dataset)` drops the padding
         duplicates of a multi-process evaluation; the options are this metric's (tokenizer="13a",
         lowercase, max_order, smooth, ...). `token_ids=True` scores the generated ids against the
-        label ids without decoding (specials, -100 and `ignore_ids` dropped; signature `tok:ids`):
+        label ids without decoding (the token-id rule: negative ids and `ignore_ids`, alias `pad_id`,
+        dropped, the tokenizer's special ids among them; signature `tok:ids`):
         a fast in-training signal, never comparable with text BLEU.
         """
         return make_compute_metrics(
             hf_tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples,
-            token_ids=token_ids, ignore_ids=ignore_ids, **self._options(options, token_ids=token_ids),
+            token_ids=token_ids, ignore_ids=ignore_ids, pad_id=pad_id, **self._options(options, token_ids=token_ids),
         )
 
     def reward_function(self, *, reference_column: str = "reference", scale: float = 1, **options: Any) -> BleuReward:
@@ -350,7 +359,7 @@ class BleuMetric(evaluate.Metric):
 
         References come from the dataset column `reference_column`; the options are this metric's,
         over the reward defaults smooth="exp", effective_order=True; `token_ids=True` (with
-        `ignore_ids`) scores `completion_ids` against references of token ids.
+        `ignore_ids`, alias `pad_id`) scores `completion_ids` against references of token ids.
         """
         return make_reward_function(reference_column=reference_column, scale=scale,
                                     **self._options(options, token_ids=bool(options.get("token_ids"))))
@@ -379,18 +388,19 @@ class BleuMetric(evaluate.Metric):
         """
         return compare(systems, references, **self._options(kwargs))
 
-    def tensor_statistics(self, predictions: Any, references: Any, *, pad_id: int, per_segment: bool = False, **options: Any):
-        """Statistics of padded torch.long id tensors, int64 on their device (all-reducible); see `bleu_tensor`."""
-        return tensor_statistics(predictions, references, pad_id=pad_id, per_segment=per_segment,
-                                 **self._options(options, token_ids=True))
+    def tensor_statistics(self, predictions: Any, references: Any, *, per_segment: bool = False, **options: Any):
+        """Statistics of padded torch.long id tensors, int64 on their device (all-reducible); see
+        `bleu_tensor`. Name the padding: `ignore_ids=(pad_token_id,)` (alias `pad_id=`), or
+        `ignore_ids=()` when -100 is the only padding."""
+        return tensor_statistics(predictions, references, per_segment=per_segment, **self._options(options, token_ids=True))
 
-    def tensor_sentence_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any):
+    def tensor_sentence_bleu(self, predictions: Any, references: Any, **options: Any):
         """Sentence BLEU of padded torch.long id tensors: float64 (B,) on their device; see `bleu_tensor`."""
-        return tensor_sentence_bleu(predictions, references, pad_id=pad_id, **self._options(options, token_ids=True))
+        return tensor_sentence_bleu(predictions, references, **self._options(options, token_ids=True))
 
-    def tensor_corpus_bleu(self, predictions: Any, references: Any, *, pad_id: int, **options: Any) -> Dict[str, Any]:
+    def tensor_corpus_bleu(self, predictions: Any, references: Any, **options: Any) -> Dict[str, Any]:
         """The result dict (signature tok:ids) of padded torch.long id tensors; see `bleu_tensor`."""
-        return tensor_corpus_bleu(predictions, references, pad_id=pad_id, **self._options(options, token_ids=True))
+        return tensor_corpus_bleu(predictions, references, **self._options(options, token_ids=True))
 
     def pairwise(self, texts_a: Any, texts_b: Any = None, **options: Any) -> Dict[str, Any]:
         """Sentence BLEU of every text of `texts_a` against every text of `texts_b` (default: `texts_a`)

@@ -49,13 +49,14 @@ class BleuOptions:
         """How many n-gram orders the statistics count (one more for method 5 and 7)."""
         return statistics_orders(self.max_order, self.smooth)
 
-    def signature(self, num_refs: Sequence[int] | int | None) -> str:
+    def signature(self, num_refs: Sequence[int] | int | str | None) -> str:
         """A reproducibility string in sacreBLEU's style, e.g.
         `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0`.
-        `num_refs` is an int, one count per segment, or None when unknown (`nrefs:?`)."""
+        `num_refs` is an int, one count per segment, "var" (a number that varies, as sacreBLEU
+        writes it; all that summed token-id statistics record), or None when unknown (`nrefs:?`)."""
         if num_refs is None:  # statistics from elsewhere, their references unknown
             refs = "?"
-        elif isinstance(num_refs, int):
+        elif isinstance(num_refs, (int, str)):
             refs = str(num_refs)
         else:
             low, high = (min(num_refs), max(num_refs)) if len(num_refs) else (0, 0)

@@ -31,7 +31,9 @@ HYP_LEN = 0
 REF_LEN = 1
 REF_LENGTH_POLICIES = ("closest", "shortest")
 
-_INT64_SAFE = 2**62
+# Packed n-gram keys (prefix code x vocabulary + token) stay below this bound, so no product or sum
+# of them overflows int64; the one bound for every counting (here, bleu_tensor's torch counting).
+INT64_KEY_BOUND = 2**62
 
 
 def stat_width(orders: int) -> int:
@@ -217,7 +219,7 @@ def ngram_statistics(
 
     total_tokens = len(ids)
     vocabulary = int(ids.max(initial=-1)) + 1
-    if max(total_tokens, num_segments) * max(vocabulary, 1) >= _INT64_SAFE:
+    if max(total_tokens, num_segments) * max(vocabulary, 1) >= INT64_KEY_BOUND:
         raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
     hyp_tokens = int(hyp_lengths.sum())
     # Where each system's hypothesis tokens start, to tell the system of a hypothesis position.

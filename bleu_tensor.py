@@ -1,13 +1,13 @@
 """BLEU of padded token-id tensors, counted on the tensors' own device (a GPU in a training loop).
 
-    rows = statistics(predictions, references, pad_id=0, per_segment=True)  # int64, same device
-    scores = sentence_bleu(predictions, references, pad_id=0)               # float64 (B,), same device
-    result = corpus_bleu(predictions, references, pad_id=0)                 # the metric's result dict
+    rows = statistics(predictions, references, ignore_ids=(0,), per_segment=True)  # int64, same device
+    scores = sentence_bleu(predictions, references, ignore_ids=(0,))               # float64 (B,), same device
+    result = corpus_bleu(predictions, references, ignore_ids=(0,))                 # the metric's result dict
 
 predictions: (B, L) torch.long; references: (B, L2) for one reference each, or (B, R, L2) for up to
-R (a reference row that is all padding is absent, so the number may vary per segment). Every
-position equal to `pad_id` is padding wherever it stands, so left- and right-padded batches give
-the same numbers. The statistics rows are those of `bleu_stats` (and `bleu_streaming.statistics`
+R (a reference row that is all padding is absent, so the number may vary per segment). Padding is
+the token-id rule's (`bleu_token_ids`): every negative id and every id in `ignore_ids` (alias
+`pad_id`) is dropped wherever it stands, so left- and right-padded batches give the same numbers. The statistics rows are those of `bleu_stats` (and `bleu_streaming.statistics`
 on the same ids), so they can be all-reduced across processes without leaving the device; the
 scores come from `bleu_scoring` on those rows, the same formulas as every other path.
 
@@ -31,20 +31,21 @@ from __future__ import annotations
 import numbers
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
+import numpy as np
+
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
     from .bleu_options import BleuOptions, resolve_options
-    from .bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+    from .bleu_stats import HYP_LEN, INT64_KEY_BOUND, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+    from .bleu_token_ids import PADDING, TokenIdRule, token_id_rule
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import bleu_rows, options_for_token_ids, result_from_statistics
     from bleu_options import BleuOptions, resolve_options
-    from bleu_stats import HYP_LEN, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+    from bleu_stats import HYP_LEN, INT64_KEY_BOUND, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+    from bleu_token_ids import PADDING, TokenIdRule, token_id_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     import torch
-
-# Packed keys stay below this bound, so (prefix key * bound + token) never overflows int64.
-_INT64_SAFE = 2**62
 
 
 def _torch():
@@ -73,10 +74,16 @@ def _first_row(mask: "torch.Tensor") -> Tuple[int, ...]:
     return tuple(int(i) for i in mask.nonzero()[0].tolist())
 
 
-def check_inputs(predictions: Any, references: Any, pad_id: Any) -> Tuple["torch.Tensor", "torch.Tensor"]:
-    """(predictions (B, L), references (B, R, L2)) or a TypeError/ValueError naming what is wrong.
+def check_inputs(
+    predictions: Any, references: Any, rule: TokenIdRule, require_references: bool = True
+) -> Tuple["torch.Tensor", "torch.Tensor"]:
+    """(predictions (B, L), references (B, R, L2)) with every id the rule drops replaced by
+    PADDING (see `bleu_token_ids`), or a TypeError/ValueError naming what is wrong.
 
     Everything is checked before any counting, with one device synchronisation in the good case.
+    A segment of a (B, R, L2) tensor whose reference rows are all padding has no reference: an
+    error, unless not `require_references` (see `segments_without_reference`). In (B, L2) each
+    row is the segment's one reference, empty if it is all padding.
     """
     torch = _torch()
     for name, value in (("predictions", predictions), ("references", references)):
@@ -87,9 +94,6 @@ def check_inputs(predictions: Any, references: Any, pad_id: Any) -> Tuple["torch
             )
         if value.dtype != torch.long:
             raise TypeError(f"{name} has dtype {value.dtype}; pass token ids as torch.long ({name}.long())")
-    if isinstance(pad_id, bool) or not isinstance(pad_id, numbers.Integral):
-        raise TypeError(f"pad_id must be an integer (e.g. tokenizer.pad_token_id or -100), not {pad_id!r}")
-    pad_id = int(pad_id)
     if predictions.dim() != 2:
         raise ValueError(
             f"predictions has shape {tuple(predictions.shape)}; pass a 2-D (batch, length) tensor"
@@ -111,36 +115,31 @@ def check_inputs(predictions: Any, references: Any, pad_id: Any) -> Tuple["torch
         )
     if predictions.shape[0] == 0:
         raise ValueError("predictions is empty; pass at least one prediction")
-    if references.dim() == 2:
-        references = references.unsqueeze(1)
-    bad_prediction = (predictions < 0) & (predictions != pad_id)
-    bad_reference = (references < 0) & (references != pad_id)
-    no_reference = ~(references != pad_id).flatten(1).any(dim=1)
-    problems = torch.stack([bad_prediction.any(), bad_reference.any(), no_reference.any()]).tolist()
-    if problems[0]:
-        where = _first_row(bad_prediction)
-        raise ValueError(
-            f"predictions[{where[0]}, {where[1]}] is {int(predictions[where])}, a negative id that is not "
-            f"pad_id={pad_id}; token ids must be >= 0, and pad_id marks the padding"
-        )
-    if problems[1]:
-        where = _first_row(bad_reference)
-        raise ValueError(
-            f"references[{', '.join(map(str, where))}] is {int(references[where])}, a negative id that "
-            f"is not pad_id={pad_id}; token ids must be >= 0, and pad_id marks the padding"
-        )
-    if problems[2]:
-        row = _first_row(no_reference)[0]
-        raise ValueError(
-            f"segment {row} has no reference: every reference row of references[{row}] is all padding "
-            f"(pad_id={pad_id}); pass at least one non-padding reference per segment"
-        )
+    several = references.dim() == 3
+    predictions, references = rule.padded(predictions), rule.padded(references)
+    if not several:
+        return predictions, references.unsqueeze(1)
+    if require_references:
+        missing = segments_without_reference(references)
+        if bool(missing.any()):
+            row = _first_row(missing)[0]
+            listed = f" or in ignore_ids={sorted(rule.ignore_ids)}" if rule.ignore_ids else ""
+            raise ValueError(
+                f"segment {row} has no reference: every reference row of references[{row}] is all padding "
+                f"(negative ids{listed}); pass at least one reference row with a token per segment"
+            )
     return predictions, references
 
 
-def _compacted(ids: "torch.Tensor", pad_id: int) -> Tuple["torch.Tensor", "torch.Tensor"]:
-    """(ids with the padding removed and the gaps closed, left-aligned along the last dimension,
-    and the lengths). Positions at or past a row's length hold 0; no device synchronisation."""
+def segments_without_reference(references: "torch.Tensor") -> "torch.Tensor":
+    """For padded (B, R, L2) references, True where a segment has no row with a token."""
+    return ~(references >= 0).flatten(1).any(dim=1)
+
+
+def _compacted(ids: "torch.Tensor", pad_id: int = PADDING) -> Tuple["torch.Tensor", "torch.Tensor"]:
+    """(ids with the padding (every position equal to `pad_id`) removed and the gaps closed,
+    left-aligned along the last dimension, and the lengths). Positions at or past a row's length
+    hold 0; no device synchronisation."""
     torch = _torch()
     kept = ids != pad_id
     width = ids.shape[-1]
@@ -152,34 +151,37 @@ def _compacted(ids: "torch.Tensor", pad_id: int) -> Tuple["torch.Tensor", "torch
 def _effective_reference_lengths(hyp_len: "torch.Tensor", ref_lens: "torch.Tensor", policy: str, bound: int):
     """Per segment, the reference length its brevity penalty uses, as `bleu_stats`
     .effective_reference_lengths: `closest` (ties to the shorter) or `shortest`, over the present
-    references (`ref_lens`: (R, B), 0 for an absent one). `bound` exceeds every length."""
+    references (`ref_lens`: (R, B), 0 for an absent one); 0 for a segment without any (its one
+    reference is empty). `bound` exceeds every length."""
     torch = _torch()
     if policy not in REF_LENGTH_POLICIES:
         raise ValueError(f"unknown ref_length {policy!r}; pass one of {list(REF_LENGTH_POLICIES)}")
     absent = ref_lens == 0
     if policy == "shortest":
-        return ref_lens.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0)
-    span = bound + 1  # distance first, then the length itself breaks ties toward the shorter one
-    key = (ref_lens - hyp_len[None, :]).abs() * span + ref_lens
-    return key.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0) % span
+        best = ref_lens.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0)
+    else:
+        span = bound + 1  # distance first, then the length itself breaks ties toward the shorter one
+        key = (ref_lens - hyp_len[None, :]).abs() * span + ref_lens
+        best = key.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0) % span
+    return best.masked_fill(absent.all(dim=0), 0)
 
 
-def _stacked(predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int) -> "torch.Tensor":
+def _stacked(predictions: "torch.Tensor", references: "torch.Tensor") -> "torch.Tensor":
     """One (B x (1 + R), W) tensor of id rows: the B predictions, then the B references of rank 0,
-    of rank 1, ... (W, the wider of the two, is filled with `pad_id`)."""
+    of rank 1, ... (W, the wider of the two, is filled with PADDING)."""
     segments, ranks, ref_width = references.shape
     width = max(predictions.shape[1], ref_width)
-    rows = predictions.new_full((segments * (1 + ranks), width), pad_id)
+    rows = predictions.new_full((segments * (1 + ranks), width), PADDING)
     rows[:segments, : predictions.shape[1]] = predictions
     rows[segments:, :ref_width] = references.transpose(0, 1).reshape(segments * ranks, ref_width)
     return rows
 
 
 def segment_statistics(
-    predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
+    predictions: "torch.Tensor", references: "torch.Tensor", orders: int, ref_length: str = "closest"
 ) -> "torch.Tensor":
     """Statistics rows (B, 2 + 2 * orders) int64 on the inputs' device, for checked inputs
-    (predictions (B, L), references (B, R, L2); see `check_inputs`).
+    (predictions (B, L), references (B, R, L2), padding negative; see `check_inputs`).
 
     As `bleu_stats.ngram_statistics`: each n-gram occurrence's key names its segment and its
     n-gram, (segment, token) for unigrams, then (code of the (n-1)-gram at the same position, next
@@ -196,7 +198,7 @@ def segment_statistics(
     device = predictions.device
     segments, ranks = references.shape[0], references.shape[1]
     stats = torch.zeros((segments, stat_width(orders)), dtype=torch.int64, device=device)
-    ids, lengths = _compacted(_stacked(predictions, references, pad_id), pad_id)  # (B(1+R), W), (B(1+R),)
+    ids, lengths = _compacted(_stacked(predictions, references))  # (B(1+R), W), (B(1+R),)
     hyp_len, ref_lens = lengths[:segments], lengths[segments:].view(ranks, segments)  # 0: absent reference
     stats[:, HYP_LEN] = hyp_len
     stats[:, REF_LEN] = _effective_reference_lengths(hyp_len, ref_lens, ref_length, references.shape[2])
@@ -213,10 +215,10 @@ def segment_statistics(
     # Codes of (n-1)-grams are ranks among at most rows x width positions, and the unigram prefix
     # is the segment; a prefix below `prefix_bound` keeps every key below the sentinels.
     prefix_bound = max(segments, rows * width)
-    if prefix_bound * vocabulary >= _INT64_SAFE:  # huge ids: number them 0..V-1
+    if prefix_bound * vocabulary >= INT64_KEY_BOUND:  # huge ids: number them 0..V-1
         values, ids = torch.unique(ids, return_inverse=True)
         vocabulary = values.numel()
-    if prefix_bound * vocabulary + 2 >= _INT64_SAFE:
+    if prefix_bound * vocabulary + 2 >= INT64_KEY_BOUND:
         raise ValueError("batch too large for 64-bit n-gram keys; score it in smaller chunks")
     row_index = torch.arange(rows, device=device)
     # Past its row's n-grams a position gets a sentinel key, one for hypothesis rows and another
@@ -246,7 +248,7 @@ def segment_statistics(
 
 
 def segment_statistics_numpy(
-    predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
+    predictions: "torch.Tensor", references: "torch.Tensor", orders: int, ref_length: str = "closest"
 ) -> "torch.Tensor":
     """The same rows for CPU tensors, counted by `bleu_stats.ngram_statistics` (NumPy) on the
     tensors' memory: on a CPU it beats the torch counting (3-6x at 256 x 256 tokens, see
@@ -256,72 +258,106 @@ def segment_statistics_numpy(
     torch = _torch()
     hyps, refs = predictions.numpy(), references.numpy()
     segments, ranks = refs.shape[0], refs.shape[1]
-    hyp_kept = hyps != pad_id
+    hyp_kept = hyps >= 0
     by_rank = refs.transpose(1, 0, 2)  # rank-major, as bleu_core orders references
-    ref_kept = by_rank != pad_id
+    ref_kept = by_rank >= 0
     ref_lengths = ref_kept.sum(axis=2).reshape(-1)
-    present = ref_lengths > 0  # an all-padding row is no reference
+    present = ref_lengths > 0  # an all-padding row is no reference ...
+    present[:segments] |= ~present.reshape(ranks, segments).any(axis=0)  # ... unless it is the only one
     ids = np.concatenate([hyps[hyp_kept], by_rank[ref_kept]])
     lengths = np.concatenate([hyp_kept.sum(axis=1), ref_lengths[present]])
     owner = np.tile(np.arange(segments, dtype=np.int64), ranks)[present]
-    if max(len(ids), segments) * (int(ids.max()) + 1) >= _INT64_SAFE:  # huge ids: number them 0..V-1
+    if max(len(ids), segments) * (int(ids.max(initial=0)) + 1) >= INT64_KEY_BOUND:  # huge ids: number them 0..V-1
         ids = encode_tokens(ids)
     rows = ngram_statistics(ids, lengths, segments, owner, orders, ref_length)
     return torch.from_numpy(rows)
 
 
 def count_rows(
-    predictions: "torch.Tensor", references: "torch.Tensor", pad_id: int, orders: int, ref_length: str = "closest"
+    predictions: "torch.Tensor", references: "torch.Tensor", orders: int, ref_length: str = "closest"
 ) -> "torch.Tensor":
     """Statistics rows for checked inputs on the inputs' device: NumPy on a CPU, torch elsewhere."""
     counter = segment_statistics_numpy if predictions.device.type == "cpu" else segment_statistics
-    return counter(predictions, references, pad_id, orders, ref_length)
+    return counter(predictions, references, orders, ref_length)
 
 
-def _rows_and_options(predictions: Any, references: Any, pad_id: Any, options: Dict[str, Any]):
+def _rows_and_options(predictions: Any, references: Any, ignore_ids: Any, pad_id: Any, options: Dict[str, Any]):
     resolved = _resolve(options)
-    predictions, references = check_inputs(predictions, references, pad_id)
-    rows = count_rows(predictions, references, int(pad_id), resolved.orders, resolved.ref_length)
+    rule = token_id_rule(ignore_ids, pad_id, required="bleu_tensor")
+    predictions, references = check_inputs(predictions, references, rule)
+    rows = count_rows(predictions, references, resolved.orders, resolved.ref_length)
     return rows, references, resolved
 
 
 def statistics(
-    predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, per_segment: bool = False, **options: Any
+    predictions: "torch.Tensor",
+    references: "torch.Tensor",
+    *,
+    ignore_ids: Any = None,
+    pad_id: Any = None,
+    per_segment: bool = False,
+    **options: Any,
 ) -> "torch.Tensor":
     """BLEU statistics as int64 on the inputs' device: the column sums (1-D, `2 + 2 * K` entries),
     or with `per_segment=True` one row per segment. The same rows as `bleu_streaming.statistics`
     on the same ids, so `torch.distributed.all_reduce` can add them across processes and
-    `bleu_streaming.score_from_statistics` (same options) scores the sum."""
+    `bleu_streaming.score_from_statistics` (same options) scores the sum.
+
+    `ignore_ids` (alias `pad_id`): the ids to drop besides the negative ones (see `bleu_token_ids`);
+    one of them is required, `ignore_ids=()` when -100 is the only padding.
+
+    Like every statistics of token ids, each row ends with three columns that say so (1, r and
+    r * r for a segment with r references; see `bleu_streaming`): they add up with the rest, so
+    the scored sum signs `tok:ids` and its `nrefs`, however it was summed."""
     if not isinstance(per_segment, bool):
         raise TypeError(f"per_segment must be True or False, not {per_segment!r}")
-    rows, _, _ = _rows_and_options(predictions, references, pad_id, options)
+    rows, grouped, _ = _rows_and_options(predictions, references, ignore_ids, pad_id, options)
+    refs = _reference_counts(grouped).to(rows.device)
+    rows = _torch().cat([rows, _torch().stack([_torch().ones_like(refs), refs, refs * refs], dim=1)], dim=1)
     return rows if per_segment else rows.sum(dim=0)
 
 
 def sentence_bleu(
-    predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, **options: Any
+    predictions: "torch.Tensor", references: "torch.Tensor", *, ignore_ids: Any = None, pad_id: Any = None, **options: Any
 ) -> "torch.Tensor":
-    """BLEU of each segment (0..1), a float64 tensor of shape (B,) on the inputs' device.
+    """BLEU of each segment (0..1), a float64 tensor of shape (B,) on the inputs' device; float32
+    on a device without float64 (Apple's MPS), rounded from the same float64 scores.
 
     The rows are scored by `bleu_scoring` on the CPU (one copy of B small rows), so every
     smoothing method gives exactly the text path's number.
     """
-    rows, _, resolved = _rows_and_options(predictions, references, pad_id, options)
+    rows, _, resolved = _rows_and_options(predictions, references, ignore_ids, pad_id, options)
     scores = bleu_rows(rows.cpu().numpy(), resolved)
+    if not has_float64(rows.device):
+        scores = scores.astype(np.float32)
     return _torch().from_numpy(scores).to(rows.device)
 
 
-def reference_counts(references: "torch.Tensor", pad_id: int) -> List[int]:
-    """References per segment (reference rows that are not all padding), for the signature."""
-    if references.dim() == 2:
-        return [1] * references.shape[0]
-    return (references != pad_id).any(dim=2).sum(dim=1).tolist()
+def has_float64(device: Any) -> bool:
+    """Whether `device` holds float64 tensors (Apple's MPS does not: it raises a TypeError)."""
+    torch = _torch()
+    try:
+        torch.zeros((), dtype=torch.float64, device=device)
+    except (TypeError, RuntimeError):
+        return False
+    return True
+
+
+def _reference_counts(references: "torch.Tensor") -> "torch.Tensor":
+    """References per segment of checked (B, R, L2) references (int64, on their device): the rows
+    with a token, or 1 where none has one (from (B, L2): the segment's one reference, empty)."""
+    return (references != PADDING).any(dim=2).sum(dim=1).clamp(min=1)
+
+
+def reference_counts(references: "torch.Tensor") -> List[int]:
+    """References per segment of checked references, for the signature."""
+    return _reference_counts(references).tolist()
 
 
 def corpus_bleu(
-    predictions: "torch.Tensor", references: "torch.Tensor", *, pad_id: int, **options: Any
+    predictions: "torch.Tensor", references: "torch.Tensor", *, ignore_ids: Any = None, pad_id: Any = None, **options: Any
 ) -> Dict[str, Any]:
     """The metric's result dict (bleu, precisions, brevity penalty, lengths, signature with tok:ids)
     of the whole batch."""
-    rows, grouped, resolved = _rows_and_options(predictions, references, pad_id, options)
-    return result_from_statistics(rows.cpu().numpy(), resolved, reference_counts(grouped, int(pad_id)))
+    rows, grouped, resolved = _rows_and_options(predictions, references, ignore_ids, pad_id, options)
+    return result_from_statistics(rows.cpu().numpy(), resolved, reference_counts(grouped))

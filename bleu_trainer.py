@@ -30,12 +30,13 @@ constant however large the evaluation set, and the final result equals the one-s
 
 Several processes (`torchrun`): `Seq2SeqTrainer` gathers with `accelerator.gather`, which keeps the
 copies of the first examples that pad an uneven last batch; the hook drops them by itself when
-streaming, and with `eval_examples=len(eval_dataset)` when called once (see `_rows_to_keep`).
+streaming, and with `eval_examples=len(eval_dataset)` when called once (see `bleu_trainer_gather`).
 
 Token ids (`token_ids=True`, opt-in): no decoding; the generated ids are scored against the label
-ids as they are, with every negative id (-100), every special id of the tokenizer
-(`all_special_ids`: pad, bos, eos, unk, decoder start, language codes, the ids `batch_decode`
-skips) and every id in `ignore_ids` dropped wherever it stands. Torch tensors (what
+ids after the token-id rule (`bleu_token_ids`, the same at every entry point): every negative id
+(-100) and every id in `ignore_ids` is dropped wherever it stands, and the hook adds the
+tokenizer's special ids (`all_special_ids`: pad, bos, eos, unk, decoder start, language codes, the
+ids `batch_decode` skips) to `ignore_ids`. Torch tensors (what
 `batch_eval_metrics=True` hands over) are counted on their own device by `bleu_tensor`, NumPy
 arrays on the CPU by the same code; only the summed row is kept, as for text. The numbers equal
 `bleu.compute` on the same ids with those dropped, and the signature says `tok:ids`: BLEU over
@@ -50,56 +51,29 @@ gathered rows are real examples, `bleu_streaming`'s accumulator adds up the stat
 
 from __future__ import annotations
 
-import numbers
-from typing import Any, Collection, Dict, FrozenSet, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 try:  # inside the package `evaluate.load` builds
     from .bleu_core import RUN_OPTION_NAMES, options_for_token_ids
     from .bleu_options import OPTION_NAMES, canonical_options, resolve_options
-    from .bleu_stats import REF_LEN
     from .bleu_streaming import BleuAccumulator
     from .bleu_tensor import check_inputs, count_rows
+    from .bleu_token_ids import TokenIdRule, refuse_for_text, special_ids, token_id_rule
     from .bleu_tokenizers import TokenIds
-    from .bleu_trainer_batches import IGNORE_INDEX, LogitsArgmax, clean_text, decode_ids, eval_prediction_ids
+    from .bleu_trainer_batches import LogitsArgmax, clean_text, decode_ids, eval_prediction_ids
     from .bleu_trainer_gather import GatheredRows
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import RUN_OPTION_NAMES, options_for_token_ids
     from bleu_options import OPTION_NAMES, canonical_options, resolve_options
-    from bleu_stats import REF_LEN
     from bleu_streaming import BleuAccumulator
     from bleu_tensor import check_inputs, count_rows
+    from bleu_token_ids import TokenIdRule, refuse_for_text, special_ids, token_id_rule
     from bleu_tokenizers import TokenIds
-    from bleu_trainer_batches import IGNORE_INDEX, LogitsArgmax, clean_text, decode_ids, eval_prediction_ids
+    from bleu_trainer_batches import LogitsArgmax, clean_text, decode_ids, eval_prediction_ids
     from bleu_trainer_gather import GatheredRows
 
 SCALES = (1, 100)
 EXPORTED = (clean_text, decode_ids)  # importable from here, as before the hook was split
-
-
-def check_ignore_ids(ignore_ids: Any, token_ids: bool) -> FrozenSet[int]:
-    """`ignore_ids` as a frozenset of ints; they only mean something when token ids are scored."""
-    if not isinstance(ignore_ids, Collection) or isinstance(ignore_ids, (str, bytes)):
-        raise TypeError(f"ignore_ids must be a collection of integer token ids, e.g. (pad_id, eos_id), not {ignore_ids!r}")
-    ids = list(ignore_ids)
-    if any(isinstance(i, bool) or not isinstance(i, numbers.Integral) for i in ids):
-        raise TypeError(f"ignore_ids must hold integer token ids, not {ids!r}")
-    if ids and not token_ids:
-        raise ValueError("ignore_ids applies to token ids; pass token_ids=True with it, or leave it out for text")
-    return frozenset(int(i) for i in ids)
-
-
-def _special_ids(tokenizer: Any) -> FrozenSet[int]:
-    """The ids `batch_decode(..., skip_special_tokens=True)` skips: pad, bos, eos, unk, the
-    decoder start and language codes (they are among `all_special_ids`)."""
-    special = getattr(tokenizer, "all_special_ids", None)
-    if special is None:
-        special = getattr(getattr(tokenizer, "tokenizer", None), "all_special_ids", None)  # a processor
-    if special is None:
-        raise TypeError(
-            f"token_ids=True drops the tokenizer's special ids, but {type(tokenizer).__name__} has no "
-            "all_special_ids; pass the transformers tokenizer that encodes the labels"
-        )
-    return frozenset(int(i) for i in special)
 
 
 def _is_decoder(value: Any) -> bool:
@@ -154,7 +128,7 @@ def _check_hook_options(scale: Any, with_signature: Any, token_ids: Any, compute
     if unknown:
         raise TypeError(
             f"unknown option(s) {unknown}; the Trainer hook takes scale, with_signature, eval_examples, "
-            f"token_ids, ignore_ids and {list(OPTION_NAMES)}"
+            f"token_ids, ignore_ids (alias pad_id) and {list(OPTION_NAMES)}"
         )
 
 
@@ -185,17 +159,21 @@ class BleuComputeMetrics:
         with_signature: bool = False,
         eval_examples: int | None = None,
         token_ids: bool = False,
-        ignore_ids: Sequence[int] = (),
+        ignore_ids: Sequence[int] | None = (),
+        pad_id: int | None = None,
         **compute_options: Any,
     ) -> None:
         compute_options = canonical_options(compute_options)  # sacreBLEU's names too (tokenize=, ...)
         tokenizer, compute_options = _decoder_and_options(tokenizer, compute_options)
         _check_hook_options(scale, with_signature, token_ids, compute_options)
-        ignore_ids = check_ignore_ids(ignore_ids, token_ids)
+        ignore_ids = (token_id_rule(ignore_ids, pad_id) or TokenIdRule()).ignore_ids  # pad_id: an alias of one id
+        if not token_ids:
+            refuse_for_text(TokenIdRule(ignore_ids), "the hook decodes text (pass token_ids=True to score ids)")
         self.gathered = GatheredRows(eval_examples)  # the duplicate-row policy
         self.token_ids = token_ids
-        # Ids that are padding when scoring ids (besides every negative id, -100 among them).
-        self.padding_ids: FrozenSet[int] = frozenset()
+        # The token-id rule (bleu_token_ids): every negative id, the tokenizer's special ids (which
+        # decoding skips too) and `ignore_ids` are dropped. None when scoring decoded text.
+        self.rule: TokenIdRule | None = None
         if token_ids:
             if "tokenizer" in compute_options:
                 raise ValueError(
@@ -204,7 +182,7 @@ class BleuComputeMetrics:
                 )
             options_for_token_ids(resolve_options(**compute_options))  # lowercase=True is refused here
             compute_options = {**compute_options, "tokenizer": TokenIds()}  # signature tok:ids
-            self.padding_ids = _special_ids(tokenizer) | ignore_ids
+            self.rule = TokenIdRule(special_ids(tokenizer) | ignore_ids)
         self.tokenizer = tokenizer
         self.scale = float(scale)
         self.with_signature = with_signature
@@ -257,31 +235,21 @@ class BleuComputeMetrics:
 
     def token_id_statistics(self, predictions: Any, labels: Any) -> Any:
         """Statistics rows (int64 tensor, one per example, on the ids' device) of generated ids
-        against label ids, with every negative id and every id in `padding_ids` dropped wherever
-        it stands: the rows `bleu.compute` gives on the same ids with those removed. Counted by
+        against label ids, after the token-id rule (`self.rule`: negative ids, the tokenizer's
+        special ids and `ignore_ids` dropped wherever they stand; a label with nothing left is
+        one empty reference): the rows `bleu.compute` gives on the same ids. Counted by
         `bleu_tensor` (torch on an accelerator, NumPy and Arrow on a CPU)."""
         import torch
 
-        predictions, labels = torch.as_tensor(predictions), torch.as_tensor(labels)
-        labels = labels.to(predictions.device)
-        padding = torch.tensor(sorted(self.padding_ids), dtype=torch.long, device=predictions.device)
-
-        def padded(ids: Any) -> Any:
-            ids = ids.long()
-            return ids.masked_fill((ids < 0) | torch.isin(ids, padding), IGNORE_INDEX)
-
-        predictions, labels = padded(predictions), padded(labels)
-        # A label of specials only (an empty target) is one empty reference, as in bleu.compute on
-        # lists, where bleu_tensor refuses a segment without reference: give it one token no
-        # prediction has (so nothing matches), then set its reference length back to 0.
-        empty = (labels == IGNORE_INDEX).all(dim=1)
-        if labels.shape[1]:
-            unmatched = torch.cat([predictions.reshape(-1), labels.reshape(-1)]).max().clamp(min=0) + 1
-            labels[:, 0] = torch.where(empty, unmatched, labels[:, 0])
+        predictions = torch.as_tensor(predictions).long()
+        labels = torch.as_tensor(labels).long().to(predictions.device)
         options = self.accumulator.options
-        rows = count_rows(*check_inputs(predictions, labels, IGNORE_INDEX), IGNORE_INDEX, options.orders, options.ref_length)
-        rows[:, REF_LEN] = rows[:, REF_LEN].masked_fill(empty.to(rows.device), 0)
-        return rows
+        return count_rows(*check_inputs(predictions, labels, self.rule), options.orders, options.ref_length)
+
+    @property
+    def padding_ids(self) -> frozenset:
+        """The ids dropped besides the negative ones (empty when scoring text)."""
+        return self.rule.ignore_ids if self.rule is not None else frozenset()
 
     def reset(self) -> None:
         """Drop the statistics of an evaluation that stopped before its last batch."""
@@ -302,6 +270,7 @@ def make_compute_metrics(
     eval_examples: int | None = None,
     token_ids: bool = False,
     ignore_ids: Sequence[int] = (),
+    pad_id: int | None = None,
     **compute_options: Any,
 ) -> BleuComputeMetrics:
     """A `compute_metrics` for (Seq2Seq)Trainer that decodes with `tokenizer` and scores BLEU.
@@ -311,10 +280,11 @@ def make_compute_metrics(
     `tokenizer=` alone, a transformers tokenizer is taken as that). `with_signature=True` adds the
     signature (a string) to the metrics. `eval_examples=len(eval_dataset)` drops the padding
     duplicates a multi-process evaluation adds (see `BleuComputeMetrics._rows_to_keep`).
-    `token_ids=True` scores ids without decoding (the tokenizer's special ids, -100 and
-    `ignore_ids` dropped; signature `tok:ids`), as TRL's reward does with the same two arguments.
+    `token_ids=True` scores ids without decoding (the token-id rule of `bleu_token_ids`: negative
+    ids and `ignore_ids` dropped, the tokenizer's special ids added to them; signature `tok:ids`),
+    with the same two arguments as TRL's reward and `bleu_tensor`.
     """
     return BleuComputeMetrics(
         tokenizer, scale=scale, with_signature=with_signature, eval_examples=eval_examples,
-        token_ids=token_ids, ignore_ids=ignore_ids, **compute_options,
+        token_ids=token_ids, ignore_ids=ignore_ids, pad_id=pad_id, **compute_options,
     )

@@ -83,6 +83,7 @@ def run_tensor(rank: int, world: int, init_file: str, data: dict) -> Any:
     import torch
     import torch.distributed as dist
 
+    from bleu_streaming import score_from_statistics
     from bleu_tensor import statistics
 
     dist.init_process_group(
@@ -91,10 +92,12 @@ def run_tensor(rank: int, world: int, init_file: str, data: dict) -> Any:
     try:
         predictions = torch.tensor(shard(data["predictions"], rank, world), dtype=torch.long)
         references = torch.tensor(shard(data["references"], rank, world), dtype=torch.long)
-        totals = statistics(predictions, references, pad_id=data["pad_id"], **data["options"])
+        totals = statistics(predictions, references, ignore_ids=[data["pad_id"]], **data["options"])
         shard_totals = totals.tolist()
         dist.all_reduce(totals, op=dist.ReduceOp.SUM)
-        return {"rank": rank, "shard": shard_totals, "totals": totals.tolist(), "dtype": str(totals.dtype)}
+        scored = score_from_statistics(totals, **data["options"])  # the sum still says tok:ids, and its nrefs
+        return {"rank": rank, "shard": shard_totals, "totals": totals.tolist(), "dtype": str(totals.dtype),
+                "bleu": scored["bleu"], "signature": scored["signature"]}
     finally:
         dist.destroy_process_group()
 

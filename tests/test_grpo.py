@@ -131,3 +131,48 @@ def test_grpo_token_id_rewards_score_completion_ids(bleu, tmp_path):
         assert rewards == text_path["sentence_bleu"]
         assert log["rewards/bleu/mean"] == pytest.approx(sum(rewards) / len(rewards), rel=1e-6, abs=1e-7)
         assert log["rewards/bleu/corpus_bleu"] == pytest.approx(text_path["bleu"], rel=1e-6, abs=1e-7)
+
+
+def test_grpo_trains_on_when_a_row_cannot_be_scored_and_leaves_it_out_of_its_means(bleu, tmp_path):
+    """A dataset row with an empty list of references: its completions get None (TRL's convention),
+    one warning is given, training goes on, and what TRL logs is over the other completions only:
+    `rewards/bleu/mean` their mean, `rewards/bleu/corpus_bleu` their corpus BLEU (TRL averages what
+    log_metric gets over processes and the generation batches of a logging step; one each here)."""
+    import warnings
+
+    from datasets import Dataset
+
+    tokenizer = make_tokenizer()
+    rng = random.Random(7)
+    sentences = [" ".join(rng.choices(WORDS[:8], k=5)) for _ in range(4)]
+    references = [[s] for s in sentences]
+    references[2] = []  # the bad row
+    train_set = Dataset.from_dict({"prompt": sentences, "reference": references})
+    recorder = Recorder(bleu.reward_function())
+    args = trl.GRPOConfig(
+        output_dir=str(tmp_path), use_cpu=True, report_to="none", logging_steps=1, max_steps=STEPS,
+        per_device_train_batch_size=2 * NUM_GENERATIONS, num_generations=NUM_GENERATIONS,  # two prompts a step
+        max_completion_length=8, temperature=1.0, seed=0, save_strategy="no", bf16=False, dataloader_num_workers=0,
+    )
+    trainer = trl.GRPOTrainer(model=tiny_causal_lm(tokenizer), reward_funcs=recorder, args=args,
+                              train_dataset=train_set, processing_class=tokenizer)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        trainer.train()
+    ours = [w for w in caught if "cannot be scored" in str(w.message)]
+    assert len(ours) == 1 and "4 of 8 completions cannot be scored" in str(ours[0].message)
+    logs = step_logs(trainer)
+    assert len(logs) == STEPS == len(recorder.calls)  # both steps ran; each of the 4 prompts came once
+    bad_steps = 0
+    for (kwargs, rewards), log in zip(recorder.calls, logs):
+        good = [i for i, reference in enumerate(kwargs["reference"]) if reference]
+        assert [i for i, reward in enumerate(rewards) if reward is None] == sorted(set(range(8)) - set(good))
+        bad_steps += len(good) < 8
+        texts = [kwargs["completions"][i] for i in good]
+        ours = bleu.compute(predictions=texts, references=[kwargs["reference"][i] for i in good],
+                            return_sentence_scores=True, smooth="exp", effective_order=True)
+        assert [rewards[i] for i in good] == ours["sentence_bleu"]
+        assert log["rewards/bleu/mean"] == pytest.approx(sum(ours["sentence_bleu"]) / len(good), rel=1e-6, abs=1e-7)
+        assert log["rewards/bleu/corpus_bleu"] == pytest.approx(ours["bleu"], rel=1e-6, abs=1e-7)
+        assert not math.isnan(log["loss"])
+    assert bad_steps == 1

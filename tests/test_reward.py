@@ -5,6 +5,7 @@ The same reward in a real GRPOTrainer is in tests/test_grpo.py."""
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import pytest
 from sacrebleu.metrics import BLEU
@@ -167,16 +168,67 @@ def test_missing_column_and_length_mismatch_say_what_arrived(bleu):
         bleu.reward_function(token_ids=True)(completion_ids=[[1], [2], [3]], reference=[[1], [2]])
 
 
-def test_bad_completions_and_references_name_the_problem(bleu):
+def test_a_bad_row_gets_none_and_one_warning_and_the_others_their_scores(bleu):
+    """TRL's convention: a reward function returns None for a completion it cannot score, and TRL
+    leaves it out of its means (tests/test_grpo.py runs that in a real GRPOTrainer). One bad row
+    never stops the run: the others get their sentence BLEU, the log the corpus BLEU of the others."""
+    completions = ["the cat sat on the mat", [{"role": "user", "content": "no answer"}], "a dog", 3, "x y"]
+    references = [["the cat is on the mat"], ["unused"], [], ["a"], ["x y"]]
     reward = bleu.reward_function()
-    with pytest.raises(ValueError, match=r"completions\[1\] is a conversation with no assistant message \(roles \['user'\]\)"):
-        reward(completions=["a", [{"role": "user", "content": "b"}]], reference=["a", "b"])
-    with pytest.raises(TypeError, match=r"completions\[0\] is int"):
-        reward(completions=[3], reference=["a"])
-    with pytest.raises(TypeError, match=r"BLEU reward \(references from 'reference'\): .*references\[0\]"):
-        reward(completions=["a"], reference=[3])
+    with pytest.warns(UserWarning) as caught:
+        rewards, logged = trl_call(reward, completions, references)
+    good = [0, 4]
+    expected = bleu.compute(predictions=[completions[i] for i in good], references=[references[i] for i in good],
+                            return_sentence_scores=True, **REWARD_DEFAULTS)
+    assert rewards == [expected["sentence_bleu"][0], None, None, None, expected["sentence_bleu"][1]]
+    assert rewards[0] == pytest.approx(sacre_sentence(["the cat sat on the mat"], ["the cat is on the mat"])[0], rel=1e-12)
+    assert logged == [("rewards/bleu/corpus_bleu", expected["bleu"])]
+    messages = [str(w.message) for w in caught if "cannot be scored" in str(w.message)]
+    assert messages == [
+        "BLEU reward (references from 'reference'): 3 of 5 completions cannot be scored and get None, which TRL "
+        "leaves out of its reward means and of their group's baseline (their advantage is 0). The first, "
+        "completion 1: completions[1] is a conversation with no assistant message (roles ['user']); pass "
+        "plain-text completions, or messages like [{'role': 'assistant', 'content': '...'}]. This warning is "
+        "given once per reward function."
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # warned once: the next bad batch is quiet
+        again, _ = trl_call(reward, ["a dog", "a dog"], [[], "a dog"])
+    assert again == [None, 1.0]
+    with pytest.warns(UserWarning, match=r"completion 0: prediction 0 has no references \(references\[0\] is empty\)"):
+        trl_call(bleu.reward_function(), ["a dog"], [[]])
+    with pytest.warns(UserWarning, match=r"completion 1: references\[1\] is int; pass a string or a list of strings"):
+        assert trl_call(bleu.reward_function(), ["a", "b"], ["a", 3])[0] == [1.0, None]
+    # A batch with no row to score logs nothing (TRL then has no value to average for the step).
+    with pytest.warns(UserWarning, match="1 of 1 completions"):
+        assert trl_call(bleu.reward_function(), ["a"], [[]]) == ([None], [])
+
+
+def test_token_id_rows_without_a_reference_get_none_on_lists_and_tensors(bleu):
+    torch = pytest.importorskip("torch")
+    reward = bleu.reward_function(reference_column="reference_ids", token_ids=True, ignore_ids=(0, 2))
+    completion_ids = [[5, 6, 7, 8, 2], [9, 10, 2], [5, 6, 7, 11, 12, 2]]
+    with pytest.warns(UserWarning, match=r"1 of 3 completions cannot be scored .* completion 1: prediction 1 has no list of references"):
+        on_lists = reward(completion_ids=completion_ids, reference_ids=[[[5, 6, 7, 8]], [], [[5, 6, 7, 11, 12, 14]]])
+    expected = bleu.compute(predictions=[[5, 6, 7, 8], [5, 6, 7, 11, 12]], references=[[5, 6, 7, 8], [5, 6, 7, 11, 12, 14]],
+                            return_sentence_scores=True, **REWARD_DEFAULTS)["sentence_bleu"]
+    assert on_lists == [expected[0], None, expected[1]]
+    padded = torch.tensor([[5, 6, 7, 8, 2, 0], [9, 10, 2, 0, 0, 0], [5, 6, 7, 11, 12, 2]])
+    references = torch.tensor([[[5, 6, 7, 8, 0, 0], [0, 0, 0, 0, 0, 0]],
+                               [[2, 0, 0, 0, 0, 0], [-100, 0, 0, 0, 0, 0]],  # only </s> and padding: no reference
+                               [[5, 6, 7, 11, 12, 14], [0, 0, 0, 0, 0, 0]]])
+    fresh = bleu.reward_function(reference_column="reference_ids", token_ids=True, ignore_ids=(0, 2))  # warns once each
+    with pytest.warns(UserWarning, match=r"completion 1: references\[1\] has no reference row with a token"):
+        assert fresh(completion_ids=padded, reference_ids=references) == on_lists
+
+
+def test_what_is_not_one_row_still_raises(bleu):
+    """A missing column, a column that is one string, or a missing input is the set-up, not a row."""
+    reward = bleu.reward_function()
     with pytest.raises(TypeError, match="column 'reference' is str"):
         reward(completions=["a"], reference="a")
+    with pytest.raises(TypeError, match="completions is missing"):
+        reward(reference=["a"])
     with pytest.raises(TypeError, match="token_ids=True scores completion_ids, but none were passed"):
         bleu.reward_function(token_ids=True)(completions=["a"], reference=[[1]])
 
@@ -191,7 +243,7 @@ def test_bad_completions_and_references_name_the_problem(bleu):
         (dict(scale=10), ValueError, "scale must be 1 .* or 100"),
         (dict(reference_column=3), TypeError, "reference_column must be the name of a dataset column"),
         (dict(token_ids="yes"), TypeError, "token_ids must be True or False"),
-        (dict(ignore_ids=(0,)), ValueError, "ignore_ids applies to token ids"),
+        (dict(ignore_ids=(0,)), ValueError, r"ignore_ids=\[0\] applies to token ids, but the reward scores text"),
         (dict(token_ids=True, ignore_ids=0), TypeError, "ignore_ids must be a collection"),
         (dict(token_ids=True, tokenizer="intl"), ValueError, "no tokenizer applies"),
         (dict(token_ids=True, lowercase=True), ValueError, "lowercase=True applies to text"),
