@@ -189,8 +189,8 @@ def target_language(args: argparse.Namespace) -> Optional[str]:
     if args.language_pair is not None:
         parts = args.language_pair.split("-")
         if len(parts) < 2 or not parts[1]:
-            raise UsageError(f"-l takes a language pair SRC-TGT such as en-ja, not {args.language_pair!r}; "
-                             "the target language (after '-') picks the tokenizer")
+            raise UsageError(f"-l takes a language pair SRC-TGT such as en-ja, not {args.language_pair!r} (its "
+                             "target language, after '-', picks the tokenizer); write it as e.g. -l en-de")
         from_pair = parts[1]
     if from_pair is not None and args.target_language is not None and from_pair != args.target_language:
         raise UsageError(f"-l {args.language_pair} says the target language is {from_pair!r}, "
