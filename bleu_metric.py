@@ -420,5 +420,6 @@ class BleuMetric(evaluate.Metric):
 
     def mbr(self, candidates: Any, pseudo_references: Any = None, **options: Any) -> Dict[str, Any]:
         """Minimum Bayes risk decoding with sentence BLEU: chosen, best, expected_bleu (and matrix with
-        return_matrix=True) for one source or a batch, lists or torch tensors (pad_id); see `bleu_mbr`."""
+        return_matrix=True) for one source or a batch, lists or torch tensors (name their padding with
+        ignore_ids, alias pad_id); token ids follow compute's token-id rule; see `bleu_mbr`."""
         return mbr(candidates, pseudo_references, **self._options(options))
