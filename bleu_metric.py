@@ -292,7 +292,7 @@ class BleuMetric(evaluate.Metric):
         _check_option_names(kwargs)
         if predictions is not None and references is not None and self.num_process == 1 and self.writer is None:
             # All the data in this one call: score it directly. Going through evaluate's Arrow
-            # cache would only copy it (the README's Performance section has the numbers);
+            # cache would only copy it (docs/performance.md has the numbers);
             # streaming (add_batch) and distributed runs (num_process > 1) take evaluate's path.
             return self._with_signature_as_asked(
                 compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
