@@ -45,18 +45,24 @@ def read_texts(source: str, pasted: str | None, upload: Any) -> List[str]:
 
 
 def pairs_html(texts: List[str], pairs: List[Dict[str, Any]]) -> str:
-    """The most similar pairs: BLEU in both directions (each on both scales), line numbers (1-based)
-    and the texts, as a table that wraps on a phone."""
-    head = "".join(f"<th>{name}</th>" for name in ("BLEU", "i", "j", "BLEU(i | j)", "BLEU(j | i)", "text i", "text j"))
-    rows = []
+    """The most similar pairs as a list that reads on a phone (the Compare tab's differences layout):
+    per pair its line numbers (1-based), its BLEU and both directions' (each on both scales), then
+    the two texts, labelled."""
+    items = []
     for pair in pairs:
         i, j = pair["i"], pair["j"]
-        text_j = cut_cell(texts[j]) if texts[j] != texts[i] else "(identical)"
-        cells = [both_scales(pair["bleu"]), str(i + 1), str(j + 1), both_scales(pair["bleu_ij"]),
-                 both_scales(pair["bleu_ji"]), html.escape(cut_cell(texts[i])), html.escape(text_j)]
-        rows.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
-    return (f'<table class="compare-results diversity-pairs-table"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
+        text_j = texts[j] if texts[j] != texts[i] else "(identical)"
+        lines = "".join(f'<div class="diff-text"><span class="diff-label">line {number:,}</span>{html.escape(cut_cell(text))}'
+                        f"</div>" for number, text in ((i + 1, texts[i]), (j + 1, text_j)))
+        items.append(
+            f'<li class="diff-row pair-row"><div class="diff-head"><b>lines {i + 1:,} and {j + 1:,}</b>'
+            f'<span class="diff-delta pair-bleu">{both_scales(pair["bleu"])}</span>'
+            f'<span class="diff-scores">BLEU(i | j) <span class="pair-ij">{both_scales(pair["bleu_ij"])}</span>, '
+            f'BLEU(j | i) <span class="pair-ji">{both_scales(pair["bleu_ji"])}</span></span></div>{lines}</li>'
+        )
+    # A scrolling region: focusable, so keyboard users can scroll it too (axe: scrollable-region-focusable).
+    return (f'<div class="diff-list"><ol class="diff-scroll" tabindex="0" aria-label="most similar pairs">'
+            f'{"".join(items)}</ol></div>')
 
 
 def summary_html(count: int, result: Dict[str, Any]) -> str:

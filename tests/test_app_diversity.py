@@ -3,13 +3,16 @@ pasted or uploaded, and bad input gets a message in the status line."""
 
 from __future__ import annotations
 
+import html
+import re
+
+import pandas as pd
 import pytest
 
 from bleu_diversity import most_similar_pairs, self_bleu
 from conftest import wmt17_lines
 from space import diversity_view, inputs, layout
 from space.render import both_scales
-from space_calls import html_table
 
 TEXTS = ["the cat sat on the mat", "the cat sat on a mat", "a dog barked loudly", "the cat sat on the mat"]
 FORM = ("13a", False, 4, "sacrebleu")  # tokenizer, lowercase, max order, convention
@@ -19,8 +22,21 @@ def measure(pasted=None, upload=None, form=FORM):
     source = inputs.SOURCE_TEXT if upload is None else inputs.SOURCE_FILES
     names = ["status", "summary", "signature", "caption", "pairs"]
     shown = dict(zip(names, diversity_view.run_diversity(source, pasted, upload, *form)))
-    shown["pairs"] = html_table(shown["pairs"])
+    shown["pairs"] = pairs_frame(shown["pairs"])
     return shown
+
+
+def pairs_frame(view: str) -> pd.DataFrame:
+    """The pairs list's rows: line numbers, the three BLEU values (their HTML, both scales) and the texts."""
+    rows = re.findall(r'<li class="diff-row pair-row">(.*?)</li>', view)
+    return pd.DataFrame([{
+        "i": re.search(r"<b>lines ([\d,]+) and", row).group(1), "j": re.search(r"and ([\d,]+)</b>", row).group(1),
+        "BLEU": re.search(r'<span class="diff-delta pair-bleu">(.*?</span>)</span>', row).group(1),
+        "BLEU(i | j)": re.search(r'<span class="pair-ij">(.*?</span>)</span>', row).group(1),
+        "BLEU(j | i)": re.search(r'<span class="pair-ji">(.*?</span>)</span>', row).group(1),
+        "text i": html.unescape(re.findall(r'<span class="diff-label">line [\d,]+</span>(.*?)</div>', row)[0]),
+        "text j": html.unescape(re.findall(r'<span class="diff-label">line [\d,]+</span>(.*?)</div>', row)[1]),
+    } for row in rows])
 
 
 def test_the_card_and_the_pairs_are_the_modules():

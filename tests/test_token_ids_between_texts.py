@@ -161,11 +161,14 @@ def test_mbr_of_padded_tensors_follows_the_same_rule():
     assert with_refs["expected_bleu"].tolist() == mbr(STRIPPED[:3], [STRIPPED[0], STRIPPED[6]])["expected_bleu"]
 
 
-def test_mbr_tensors_counted_the_torch_way_too():
+@pytest.mark.parametrize("offset", [0, 2**63 - 1 - 20])
+def test_mbr_tensors_counted_the_torch_way_too(offset):
+    """The torch counting (a GPU's, run here on the CPU) drops what the rule drops, and packs no id:
+    ids near 2**63 count as small ones."""
     import bleu_tensor_pairs
     from bleu_token_ids import TokenIdRule
 
-    candidates = padded(RAW, 10, -100).view(1, len(RAW), 10)
+    candidates = padded([[t + offset if t > 2 else t for t in row] for row in RAW], 10, -100).view(1, len(RAW), 10)
     checked = bleu_tensor_pairs.check_tensors(candidates, None, TokenIdRule(frozenset(SPECIALS)))
     numpy_way = bleu_tensor_pairs._numpy_matches(checked[0], None, 4)
     torch_way = bleu_tensor_pairs._torch_matches(checked[0], None, 4)
