@@ -95,7 +95,6 @@ def compare(
     method: str = "bootstrap",
     samples: Optional[int] = None,
     seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
-    count_ties: bool = False,
     tokenizer: str = "13a",
     lowercase: bool = False,
     max_order: int = 4,
@@ -104,6 +103,7 @@ def compare(
     smooth_value: Optional[float] = None,
     ref_length: str = "closest",
     effective_order: bool = False,
+    count_ties: bool = False,  # last, so that callers passing the others by position keep working
 ) -> Dict[str, Any]:
     """sacreBLEU's paired significance test of two or more systems against a baseline: bleu_compare's
     result dict (method, samples, seed, count_ties, baseline, signature, and per system bleu, p_value,
