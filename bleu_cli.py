@@ -1,6 +1,6 @@
 """Score hypothesis files against reference files from the command line, in either of two grammars.
 
-    python bleu_cli.py                                   # the bundled example in examples/, and says so
+    python bleu_cli.py                                   # from a terminal: the bundled example in examples/, and says so
     python bleu_cli.py HYP [HYP ...] -r REF [REF ...]    # this module's grammar: files before -r are systems
     python bleu_cli.py REF [REF ...] -i HYP [HYP ...]    # sacreBLEU's grammar: files before -i are references
     cat HYP | python bleu_cli.py REF [REF ...]           # sacreBLEU's grammar, hypotheses on stdin
@@ -33,7 +33,7 @@ import warnings
 from typing import Dict, List, Optional, Sequence
 
 from bleu_cli_files import Inputs, load, read_segments
-from bleu_cli_parser import PROG, build_parser
+from bleu_cli_parser import PROG, build_parser, command_name
 from bleu_cli_render import Outcome, format_result, notes, render
 from bleu_cli_request import (
     EXAMPLE_DIR,
@@ -124,7 +124,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(
             f"No files given: scoring the bundled example, {EXAMPLE_HYPOTHESES.relative_to(EXAMPLE_DIR.parent)} "
             f"against {len(EXAMPLE_REFERENCES)} reference files in examples/.\n"
-            f"Score your own with: python {PROG} HYPOTHESES -r REFERENCES [REFERENCES ...]\n"
+            f"Score your own with: {command_name()} HYPOTHESES -r REFERENCES [REFERENCES ...]\n"
         )
     try:
         inputs = load(request)
@@ -145,8 +145,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def run_as_command() -> None:
-    """`python bleu_cli.py`: main(), and when the reader of stdout goes away (`| head`), stop
-    quietly as Unix tools do (sacreBLEU too): the default SIGPIPE action, where there is one."""
+    """`python bleu_cli.py` and the installed `bleu` command: main(), and when the reader of stdout goes
+    away (`| head`), stop quietly as Unix tools do (sacreBLEU too): the default SIGPIPE action, where
+    there is one."""
     try:
         import signal
 

@@ -9,6 +9,8 @@ self_bleu`): the mean of those sentence BLEU scores is the self-BLEU (higher: le
 the corpus BLEU of the same statistics and fairseq's pairwise BLEU. The scoring options are the
 metric's (`-tok`, `-lc`, `--max-order`, `--weights`, `-s`, `-sv`, `--ref-length`); the defaults are
 sacreBLEU's sentence_bleu (exp smoothing, effective order), or NLTK's with `--convention nltk`.
+Scores print as the corpus command prints them: on 0-1 with 4 digits, or with `-w N` on sacreBLEU's
+0-100 scale with N digits (`-w 2`: 54.54, never 0.55); `--json` keeps the 0-1 values.
 """
 
 from __future__ import annotations
@@ -62,19 +64,28 @@ def _shown(text: str) -> str:
     return text if len(text) <= SHOWN_CHARACTERS else text[: SHOWN_CHARACTERS - 1] + "…"
 
 
+def number_format(width: Optional[int]):
+    """How a score prints, with the corpus command's meaning of -w (`bleu_cli_request`): 0-1 with 4
+    digits without it, sacreBLEU's 0-100 with `width` digits with it."""
+    digits, scale = (4, 1.0) if width is None else (width, 100.0)
+    return lambda value: f"{scale * value:.{digits}f}"
+
+
 def report(path: str, texts: List[str], result: Dict[str, Any], pairs: Optional[List[Dict[str, Any]]],
-           top: int, width: int, sentence_scores: bool) -> str:
+           top: int, width: Optional[int], sentence_scores: bool) -> str:
     count = len(texts)
+    number = number_format(width)
+    scale = "" if width is None else "on the 0-100 scale; "
     lines = [
         f"file             {display(path)} ({count:,} lines)",
-        f"self-BLEU        {result['self_bleu']:.{width}f}  (mean sentence BLEU of each line against the other "
+        f"self-BLEU        {number(result['self_bleu'])}  ({scale}mean sentence BLEU of each line against the other "
         f"{count - 1:,}; higher means less diverse)",
-        f"corpus BLEU      {result['corpus_bleu']:.{width}f}  (the same statistics summed)",
-        f"pairwise BLEU    {result['pairwise_bleu']:.{width}f}  (fairseq's: every ordered pair of different lines)",
+        f"corpus BLEU      {number(result['corpus_bleu'])}  (the same statistics summed)",
+        f"pairwise BLEU    {number(result['pairwise_bleu'])}  (fairseq's: every ordered pair of different lines)",
         f"signature        {result['signature']}",
     ]
     if sentence_scores:
-        lines.append("sentence BLEU    " + " ".join(f"{s:.{width}f}" for s in result["sentence_bleu"]))
+        lines.append("sentence BLEU    " + " ".join(number(s) for s in result["sentence_bleu"]))
     if top == 0:
         return "\n".join(lines)
     if pairs is None:
@@ -85,7 +96,7 @@ def report(path: str, texts: List[str], result: Dict[str, Any], pairs: Optional[
     for pair in pairs:
         i, j = pair["i"], pair["j"]
         same = "  (identical)" if texts[i] == texts[j] else ""
-        lines.append(f"  {pair['bleu']:.{width}f}  lines {i + 1} and {j + 1}{same}")
+        lines.append(f"  {number(pair['bleu'])}  lines {i + 1} and {j + 1}{same}")
         lines.append(f"          {i + 1}: {_shown(texts[i])}")
         lines.append(f"          {j + 1}: {_shown(texts[j])}")
     return "\n".join(lines)
@@ -99,9 +110,8 @@ def run(args: argparse.Namespace) -> str:
     pairs = None
     if args.top and len(texts) <= PAIR_SEARCH_LIMIT:
         pairs = most_similar_pairs(texts, args.top, **options)["pairs"]
-    width = 4 if args.width is None else args.width
     if args.score_only:
-        return f"{result['self_bleu']:.{width}f}"
+        return number_format(args.width)(result["self_bleu"])
     if args.format == "json":
         payload = {"file": display(args.self_bleu), "texts": len(texts), **result}
         if not args.sentence_scores:
@@ -111,4 +121,4 @@ def run(args: argparse.Namespace) -> str:
                 {"lines": [pair["i"] + 1, pair["j"] + 1], "bleu": pair["bleu"], "bleu_ij": pair["bleu_ij"],
                  "bleu_ji": pair["bleu_ji"]} for pair in pairs]
         return json.dumps(payload, indent=2, ensure_ascii=False)
-    return report(args.self_bleu, texts, result, pairs, args.top, width, args.sentence_scores)
+    return report(args.self_bleu, texts, result, pairs, args.top, args.width, args.sentence_scores)

@@ -9,6 +9,8 @@ test set (the tokenizer is `-tok`), `-e` its encoding (effective order is `-eff`
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from typing import Optional
 
 from bleu_compare import APPROXIMATE_RANDOMIZATION, BOOTSTRAP, DEFAULT_SAMPLES
@@ -18,6 +20,13 @@ from bleu_stats import REF_LENGTH_POLICIES
 from bleu_tokenizers import AUTO, TOKENIZERS, looks_like_a_path
 
 PROG = "bleu_cli.py"
+INSTALLED_COMMAND = "bleu"  # pyproject.toml's console script
+
+
+def command_name() -> str:
+    """How the user ran it, for the hints that say what to type: `bleu` (the installed command) or
+    `python bleu_cli.py` (the clone)."""
+    return INSTALLED_COMMAND if os.path.basename(sys.argv[0] or "") == INSTALLED_COMMAND else f"python {PROG}"
 FORMATS = ("json", "text", "latex")
 # sacreBLEU's options that work on its downloadable test sets: refused with one message (see
 # `bleu_cli_request.TEST_SET_MESSAGE`), since nothing is downloaded here.
@@ -46,14 +55,15 @@ def tokenizer_argument(value: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """One parser for both grammars: sacreBLEU's option names are aliases of this module's."""
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=command_name().replace("python ", ""),  # bleu, or bleu_cli.py
         allow_abbrev=False,  # `-tok` is the tokenizer option, never `-t ok`
         usage="%(prog)s [HYP ...] -r REF [REF ...] [options]\n"
         "       %(prog)s REF [REF ...] [-i HYP [HYP ...]] [options]   (sacreBLEU's grammar)\n"
         "       %(prog)s --self-bleu FILE [options]                   (diversity of one file's lines)\n"
-        "       %(prog)s                                              (the bundled example)",
+        "       %(prog)s                                              (the bundled example, in the clone)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Corpus BLEU (Papineni et al. 2002). With no arguments, scores the bundled example in examples/.\n\n"
+        description="Corpus BLEU (Papineni et al. 2002). With no arguments, from a terminal in the clone, scores the "
+        "bundled example in examples/.\n\n"
         "  bleu_cli.py HYP [HYP ...] -r REF [REF ...]   files before -r are hypotheses (metric defaults, 0-1 scale)\n"
         "  bleu_cli.py REF [REF ...] -i HYP [HYP ...]   sacreBLEU's grammar: files before -i are references\n"
         "  cat HYP | bleu_cli.py REF [REF ...]          sacreBLEU's grammar, hypotheses on stdin\n"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional
 
-from bleu_cli_parser import FORMATS, TEST_SET_OPTIONS, seed_value
+from bleu_cli_parser import FORMATS, TEST_SET_OPTIONS, command_name, seed_value
 from bleu_compare import DEFAULT_SAMPLES
 from bleu_core import DEFAULT_BOOTSTRAP_SEED
 from bleu_tokenizers import TOKENIZERS
@@ -117,6 +117,27 @@ class Request:
         return self.options.get("target_language")
 
 
+def no_files_message(why: str) -> str:
+    """What to pass when no file is named, with the command as the user ran it."""
+    command = command_name()
+    return (f"no files given ({why}); pass the hypotheses and the references: {command} HYPOTHESES -r REFERENCES "
+            f"[REFERENCES ...], or pipe the hypotheses and name the references: cat HYPOTHESES | {command} REFERENCES "
+            f"(--self-bleu FILE scores one file's lines against each other)")
+
+
+def _bundled_example(stdin_is_terminal: bool) -> Roles:
+    """No file named: the bundled example, only where it cannot hide a mistake. From a terminal in the
+    clone, it shows what the command does. With stdin not a terminal, stdin may hold hypotheses that
+    need references (scoring the example instead would print a number that is not theirs), or be empty
+    (a script): a usage error either way, read without waiting on stdin. Installed, the example is
+    not there (it ships with the clone only): a usage error too."""
+    if not stdin_is_terminal:
+        raise UsageError(no_files_message("stdin is not a terminal: hypotheses piped in need reference files"))
+    if not all(path.is_file() for path in [EXAMPLE_HYPOTHESES, *EXAMPLE_REFERENCES]):
+        raise UsageError(no_files_message("the bundled example that scores with no arguments ships with the clone only"))
+    return Roles(OURS, [str(EXAMPLE_HYPOTHESES)], [str(path) for path in EXAMPLE_REFERENCES], example=True)
+
+
 def resolve_roles(args: argparse.Namespace, stdin_is_terminal: bool) -> Roles:
     """Decide the grammar and every file's role, or raise UsageError when that cannot be done one way."""
     if args.input and args.references:
@@ -139,7 +160,7 @@ def resolve_roles(args: argparse.Namespace, stdin_is_terminal: bool) -> Roles:
             )
         roles = Roles(SACREBLEU, [STDIN], list(args.files))
     else:
-        return Roles(OURS, [str(EXAMPLE_HYPOTHESES)], [str(path) for path in EXAMPLE_REFERENCES], example=True)
+        return _bundled_example(stdin_is_terminal)
     named = roles.hypotheses + roles.references
     if STDIN in named and stdin_is_terminal:
         raise UsageError(f"{display(STDIN)} would be read from the terminal ({roles.describe()}); "

@@ -221,7 +221,7 @@ def compare(
     difference (sacreBLEU's p-value); True counts the ties too (the conservative p-value); each
     system's `ties` says how many there were. `options`: compute's scoring options (pass
     smooth="exp" for sacreBLEU's default numbers). Returns the test, its signature and one dict per
-    system, the baseline first; see the README's "Comparing systems".
+    system, the baseline first; see docs/comparing.md.
     """
     counts = dict(bootstrap_samples=bootstrap_samples, trials=trials, samples=samples,
                   confidence_samples=confidence_samples)

@@ -99,7 +99,10 @@ def _flat_ids(sequences: Sequence[Sequence[int]], rule: TokenIdRule) -> Tuple[np
     """Id sequences concatenated, the rule's ids dropped (see `bleu_token_ids`), densely
     renumbered: (ids, each sequence's length)."""
     lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
-    flat = np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))
+    try:
+        flat = np.fromiter(chain.from_iterable(sequences), dtype=np.int64, count=int(lengths.sum()))
+    except OverflowError:
+        raise ValueError("a token id is outside 64-bit integers; token ids must be below 2**63") from None
     flat, lengths = rule.drop(flat, lengths)
     return encode_tokens(flat), lengths
 

@@ -4,7 +4,7 @@ highest expected BLEU against the pseudo-references.
     mbr(candidates)                        # one source: a list of candidate texts
     mbr([cands_1, cands_2, ...])           # a batch: one list of candidates per source
     mbr(candidates, pseudo_references)     # expected BLEU against other samples
-    mbr(ids, pad_id=0)                     # torch.long (N, L) or (B, N, L) token ids, any device
+    mbr(ids, ignore_ids=(pad_token_id,))   # torch.long (N, L) or (B, N, L) token ids, any device
 
 The expected BLEU of candidate i is the mean of its sentence BLEU against each pseudo-reference
 (default: the *other* candidates of its source; a duplicate of i is another candidate and
@@ -13,7 +13,9 @@ candidate's BLEU values are summed in sorted order, so two candidates with the s
 (duplicates) get bit-identical expectations and the tie rule decides, not rounding.
 
 Every BLEU is the sentence BLEU `compute` (or sacreBLEU's `sentence_bleu`, with the default
-options smooth="exp", effective_order=True) gives for that pair; the pairs are counted all at
+options smooth="exp", effective_order=True) gives for that pair; token ids (lists or tensors)
+follow the one token-id rule (`bleu_token_ids`): every negative id and every id in `ignore_ids`
+(alias `pad_id`) is dropped before counting, as `compute` drops them; the pairs are counted all at
 once by `bleu_pairs` (text and lists of ids) or `bleu_tensor_pairs` (tensors on a GPU, read back
 once per call), and scored by `bleu_core`.
 """
@@ -30,11 +32,13 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_pair_stats import ManyOptions, check_texts, encode, options_for_kind, resolve_many, score_pair_block
     from .bleu_pairs import PAIRS_PER_BLOCK, PairLayout, make_layout, order_columns, pair_matches
     from .bleu_tensor_pairs import check_tensors, tensor_pair_matches
+    from .bleu_token_ids import token_id_rule
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_inputs import as_list, is_tensor
     from bleu_pair_stats import ManyOptions, check_texts, encode, options_for_kind, resolve_many, score_pair_block
     from bleu_pairs import PAIRS_PER_BLOCK, PairLayout, make_layout, order_columns, pair_matches
     from bleu_tensor_pairs import check_tensors, tensor_pair_matches
+    from bleu_token_ids import token_id_rule
 
 
 def _is_single_text(item: Any) -> bool:
@@ -100,7 +104,7 @@ def _chosen(expected: np.ndarray, sizes: Sequence[int]) -> List[int]:
 
 
 def mbr(candidates: Any, pseudo_references: Any = None, *, return_matrix: bool = False,
-        pad_id: Optional[int] = None, convention: str = "sacrebleu", **options: Any) -> Dict[str, Any]:
+        convention: str = "sacrebleu", **options: Any) -> Dict[str, Any]:
     """MBR decoding with sentence BLEU as the utility; see the module docstring.
 
     Returns, for one source (a flat list of candidates):
@@ -111,18 +115,18 @@ def mbr(candidates: Any, pseudo_references: Any = None, *, return_matrix: bool =
         diagonal, a candidate against itself, is left out of the expectation);
       signature.
     For a batch (a list of candidate lists), `chosen` and `best` are lists, `expected_bleu` a
-    list of lists, `matrix` a list of arrays. For torch tensors (pass `pad_id`; every position
-    equal to it is padding, as in `bleu_tensor`): candidates (N, L) or (B, N, L), pseudo-references
-    (M, L2) or (B, M, L2), where an all-padding pseudo-reference row is absent (an all-padding
-    candidate is an empty text); the results are tensors on the candidates' device.
+    list of lists, `matrix` a list of arrays. Token ids (lists, or tensors) drop every negative id
+    and every id in `ignore_ids` (alias `pad_id`) before counting, as `compute` does. Torch tensors
+    must name their padding, as in `bleu_tensor` (`ignore_ids=(pad_token_id,)`, or `ignore_ids=()`
+    when -100 is the only padding): candidates (N, L) or (B, N, L), pseudo-references (M, L2) or
+    (B, M, L2), where an all-padding pseudo-reference row is absent (an all-padding candidate is an
+    empty text); the results are tensors on the candidates' device.
     """
     if not isinstance(return_matrix, bool):
         raise TypeError(f"return_matrix must be True or False, not {return_matrix!r}")
     resolved = resolve_many(convention, **options)
     if is_tensor(candidates):
-        return _mbr_tensors(candidates, pseudo_references, pad_id, resolved, return_matrix)
-    if pad_id is not None:
-        raise ValueError("pad_id applies to torch tensors of token ids; lists of texts or ids have no padding")
+        return _mbr_tensors(candidates, pseudo_references, resolved, return_matrix)
     sources, single = _sources(candidates, "candidates")
     same = pseudo_references is None
     if not same:
@@ -169,17 +173,19 @@ def mbr(candidates: Any, pseudo_references: Any = None, *, return_matrix: bool =
     return result
 
 
-def _mbr_tensors(candidates: Any, pseudo_references: Any, pad_id: Any, options: ManyOptions,
+def _mbr_tensors(candidates: Any, pseudo_references: Any, options: ManyOptions,
                  return_matrix: bool) -> Dict[str, Any]:
     """MBR of padded token-id tensors: counted on their device, read back once, scored here."""
     import torch
 
     options = options_for_kind(options, "token_ids")
-    candidates, references, single = check_tensors(candidates, pseudo_references, pad_id)
+    rule = options.rule or token_id_rule(required="mbr on padded tensors")  # tensors must name their padding
+    originals = candidates if candidates.dim() != 2 else candidates.unsqueeze(0)
+    candidates, references, single = check_tensors(candidates, pseudo_references, rule)
     sources, count = candidates.shape[0], candidates.shape[1]
     same = references is None
     width = count if same else references.shape[1]
-    matches, lengths, present = tensor_pair_matches(candidates, references, int(pad_id), options.bleu.orders)
+    matches, lengths, present = tensor_pair_matches(candidates, references, options.bleu.orders, rule)
     groups = np.concatenate([np.repeat(np.arange(sources), count), [] if same else np.repeat(np.arange(sources), width)])
     layout = make_layout(lengths, groups.astype(np.int64), sources * count, same)
     rows = max(1, PAIRS_PER_BLOCK // max(width, 1))
@@ -190,7 +196,7 @@ def _mbr_tensors(candidates: Any, pseudo_references: Any, pad_id: Any, options: 
     chosen_tensor = torch.tensor(chosen, dtype=torch.long).to(device)
     result: Dict[str, Any] = {
         "chosen": chosen_tensor,
-        "best": candidates[torch.arange(sources, device=device), chosen_tensor],
+        "best": originals[torch.arange(sources, device=device), chosen_tensor],  # as given, padding and all
         "expected_bleu": torch.from_numpy(expected.reshape(sources, count)).to(device),
     }
     if return_matrix:

@@ -292,7 +292,7 @@ class BleuMetric(evaluate.Metric):
         _check_option_names(kwargs)
         if predictions is not None and references is not None and self.num_process == 1 and self.writer is None:
             # All the data in this one call: score it directly. Going through evaluate's Arrow
-            # cache would only copy it (the README's Performance section has the numbers);
+            # cache would only copy it (docs/performance.md has the numbers);
             # streaming (add_batch) and distributed runs (num_process > 1) take evaluate's path.
             return self._with_signature_as_asked(
                 compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
@@ -420,5 +420,6 @@ class BleuMetric(evaluate.Metric):
 
     def mbr(self, candidates: Any, pseudo_references: Any = None, **options: Any) -> Dict[str, Any]:
         """Minimum Bayes risk decoding with sentence BLEU: chosen, best, expected_bleu (and matrix with
-        return_matrix=True) for one source or a batch, lists or torch tensors (pad_id); see `bleu_mbr`."""
+        return_matrix=True) for one source or a batch, lists or torch tensors (name their padding with
+        ignore_ids, alias pad_id); token ids follow compute's token-id rule; see `bleu_mbr`."""
         return mbr(candidates, pseudo_references, **self._options(options))

@@ -210,7 +210,7 @@ def resolve_options(
     effective_order: bool = False,
     target_language: Optional[str] = None,
 ) -> BleuOptions:
-    """Check every option and return them resolved; see the README's option table. sacreBLEU's
+    """Check every option and return them resolved; see the card's Inputs table (README.md). sacreBLEU's
     names (`SACREBLEU_OPTION_NAMES`) work too.
 
     `tokenizer="auto"` is sacreBLEU's recommended tokenizer for `target_language` (ja-mecab, ko-mecab,

@@ -12,13 +12,17 @@ effective_order=True), the reward's defaults too; every option of `compute` can 
 `convention="nltk"` scores as NLTK's `sentence_bleu` (so Texygen and fast-bleu): smoothing
 `method1` by default, and an order the hypothesis is too short for counts one n-gram that never
 matches (NLTK's modified precision divides by max(1, count)); no effective order.
+
+Token ids follow the one rule of `bleu_token_ids`, as in `compute`: every negative id (-100
+padding) and every id in `ignore_ids` (alias `pad_id`) is dropped before counting, so each entry
+equals `compute` on the same ids with the same `ignore_ids`.
 """
 
 from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Any, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -29,6 +33,7 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_pairs import PairLayout
     from .bleu_scoring import brevity_penalties
     from .bleu_stats import encode_tokens, stat_width
+    from .bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, split_token_id_options, token_id_rule
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import bleu_rows, encode_sequences, options_for_token_ids
     from bleu_inputs import TEXT, TOKEN_IDS, as_list, detect_input_kind
@@ -36,6 +41,7 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_pairs import PairLayout
     from bleu_scoring import brevity_penalties
     from bleu_stats import encode_tokens, stat_width
+    from bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, split_token_id_options, token_id_rule
 
 SENTENCE_DEFAULTS = {"smooth": "exp", "effective_order": True}
 NLTK_DEFAULTS = {"smooth": "method1", "effective_order": False}
@@ -44,10 +50,12 @@ CONVENTIONS = ("sacrebleu", "nltk")
 
 @dataclass(frozen=True)
 class ManyOptions:
-    """The BLEU options of a many-text call, and its counting convention."""
+    """The BLEU options of a many-text call, its counting convention, and the token-id rule
+    (`bleu_token_ids`; None when neither `ignore_ids` nor `pad_id` was given)."""
 
     bleu: BleuOptions
     convention: str = "sacrebleu"
+    rule: Optional[TokenIdRule] = None
 
     def signature(self, num_refs: Any) -> str:
         signature = self.bleu.signature(num_refs)
@@ -55,7 +63,10 @@ class ManyOptions:
 
 
 def resolve_many(convention: str = "sacrebleu", **options: Any) -> ManyOptions:
-    """The options over the sentence defaults (or NLTK's), checked as `compute` checks them."""
+    """The options over the sentence defaults (or NLTK's), checked as `compute` checks them;
+    `ignore_ids` and `pad_id` make the token-id rule, as for `compute`."""
+    rule_keywords, options = split_token_id_options(options)
+    rule = token_id_rule(**rule_keywords)
     if convention not in CONVENTIONS:
         raise ValueError(f"unknown convention {convention!r}; pass 'sacrebleu' (the default) or 'nltk'")
     defaults = SENTENCE_DEFAULTS if convention == "sacrebleu" else NLTK_DEFAULTS
@@ -69,15 +80,23 @@ def resolve_many(convention: str = "sacrebleu", **options: Any) -> ManyOptions:
             )
         if resolved.effective_order:
             raise ValueError("convention='nltk' has no effective order (NLTK has none); leave effective_order out")
-    return ManyOptions(resolved, convention)
+    return ManyOptions(resolved, convention, rule)
+
+
+INT64_MAX = np.iinfo(np.int64).max
 
 
 def _id_sequence(item: Any, where: str) -> np.ndarray:
+    """One text of token ids as int64, unchanged: the rule drops ids later, in `encode`."""
     array = np.asarray(item.detach().cpu() if hasattr(item, "detach") else item)
+    if array.ndim == 1 and array.size and array.dtype.kind in "fO" and all(
+        isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in item
+    ):  # integers NumPy could not hold in int64 or uint64 (or a mix of 2**63 and a negative id)
+        raise ValueError(f"{where} holds an id outside 64-bit integers; token ids must be below 2**63")
     if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
         raise TypeError(f"{where} is {type(item).__name__} {item!r:.60}; with token ids, pass a list of integers")
-    if array.size and array.min() < 0:
-        raise ValueError(f"{where} holds {int(array.min())}; token ids must be >= 0 (strip padding first)")
+    if array.size and array.dtype.kind == "u" and int(array.max()) > INT64_MAX:  # would wrap to a negative id
+        raise ValueError(f"{where} holds {int(array.max())}; token ids must be below 2**63")
     return array.astype(np.int64)
 
 
@@ -99,17 +118,21 @@ def check_texts(values: Any, name: str, kind: str | None = None, minimum: int = 
 
 
 def options_for_kind(options: ManyOptions, kind: str) -> ManyOptions:
-    """Token ids have no tokenizer (signature tok:ids), as in `compute`."""
+    """Token ids have no tokenizer (signature tok:ids), as in `compute`; `ignore_ids` with text is
+    an error, as in `compute`."""
     if kind == TOKEN_IDS:
-        return ManyOptions(options_for_token_ids(options.bleu), options.convention)
+        return ManyOptions(options_for_token_ids(options.bleu), options.convention, options.rule)
+    refuse_for_text(options.rule)
     return options
 
 
 def encode(texts: Sequence[Any], options: ManyOptions, kind: str) -> Tuple[np.ndarray, np.ndarray]:
-    """(dense token ids, tokens per text) of all texts, tokenized as `compute` tokenizes them."""
+    """(dense token ids, tokens per text) of all texts, tokenized as `compute` tokenizes them; token
+    ids without the ids the rule drops (negative ones and `ignore_ids`), as `compute` counts them."""
     if kind == TOKEN_IDS:  # already checked arrays: concatenate without a Python loop per token
         lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
         flat = np.concatenate(texts) if texts else np.zeros(0, dtype=np.int64)
+        flat, lengths = (options.rule or DEFAULT_RULE).drop(flat, lengths)
         return encode_tokens(flat), lengths
     return encode_sequences(texts, options.bleu, kind)
 

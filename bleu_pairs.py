@@ -30,9 +30,9 @@ from typing import Iterator, List, Tuple
 import numpy as np
 
 try:  # inside the package `evaluate.load` builds
-    from .bleu_stats import sort_order, sorted_codes
+    from .bleu_stats import INT64_KEY_BOUND, sort_order, sorted_codes
 except ImportError:  # imported from the repository root (CLI, demo, tests)
-    from bleu_stats import sort_order, sorted_codes
+    from bleu_stats import INT64_KEY_BOUND, sort_order, sorted_codes
 
 # Pairs per block of counts: (orders x pairs) int32 counts and the pairs' statistics rows stay
 # within a few tens of MB.
@@ -41,7 +41,6 @@ PAIRS_PER_BLOCK = 1 << 18
 # least 1/DENSE_RATIO of its group's pairs: a BLAS multiply-add costs about that much less than
 # one counted pair.
 DENSE_RATIO = 64
-_INT64_SAFE = 2**62
 
 
 @dataclass(frozen=True)
@@ -115,7 +114,7 @@ def order_columns(ids: np.ndarray, layout: PairLayout, orders: int) -> List[Orde
     ids = np.asarray(ids, dtype=np.int64)
     lengths = layout.lengths
     vocabulary = max(int(ids.max(initial=-1)) + 1, 1)
-    if max(len(ids), layout.num_groups) * vocabulary >= _INT64_SAFE:
+    if max(len(ids), layout.num_groups) * vocabulary >= INT64_KEY_BOUND:
         raise ValueError("too many tokens for 64-bit n-gram keys; pass fewer texts at once")
     texts = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
     ends = np.repeat(np.cumsum(lengths), lengths)

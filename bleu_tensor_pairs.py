@@ -12,17 +12,18 @@ torch does it with shapes known in advance, so nothing waits for the device unti
   dense rank of (code, rank); a source's columns are one run of codes, at most its rows x L;
 - one float64 batched product per order counts every pair of a source (float64: exact, and no
   TF32 rounding whatever the matmul precision settings).
-The matches, the row lengths and the input checks' flags come back in one copy to the host,
+The matches and the row lengths come back in one copy to the host,
 where `bleu_core` scores them, as every other path. Sources are processed in chunks that keep
 the indicator matrices within CHUNK_BYTES.
 
-Padding follows `bleu_tensor`: every position equal to `pad_id` is padding wherever it stands;
-an all-padding pseudo-reference row is absent, an all-padding candidate an empty text.
+Padding is the token-id rule's (`bleu_token_ids`), as in `bleu_tensor`: `check_tensors` replaces
+every negative id and every id in `ignore_ids` (alias `pad_id`) with PADDING, and the counting
+drops every PADDING wherever it stands; an all-padding pseudo-reference row is absent, an
+all-padding candidate an empty text.
 """
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Optional, Tuple
 
 import numpy as np
@@ -31,23 +32,23 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_pairs import make_layout, order_columns, pair_matches
     from .bleu_stats import encode_tokens
     from .bleu_tensor import _compacted
+    from .bleu_token_ids import PADDING, TokenIdRule
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_pairs import make_layout, order_columns, pair_matches
     from bleu_stats import encode_tokens
     from bleu_tensor import _compacted
+    from bleu_token_ids import PADDING, TokenIdRule
 
 # The indicator matrices of one chunk of sources stay below this many bytes.
 CHUNK_BYTES = 1 << 30
 
 
-def check_tensors(candidates: Any, references: Any, pad_id: Any):
+def check_tensors(candidates: Any, references: Any, rule: TokenIdRule):
     """(candidates (B, N, L), references (B, M, L2) or None, whether one source was given as
-    (N, L)), or a TypeError/ValueError saying what to pass. Values are checked on the device,
-    with the counting (see `tensor_pair_matches`)."""
+    (N, L)), with every id the rule drops replaced by PADDING, or a TypeError/ValueError saying
+    what to pass."""
     import torch
 
-    if isinstance(pad_id, bool) or not isinstance(pad_id, numbers.Integral):
-        raise TypeError(f"pad_id must be an integer (e.g. tokenizer.pad_token_id) for tensors of token ids, not {pad_id!r}")
     for name, value in (("candidates", candidates), ("pseudo_references", references)):
         if value is None and name == "pseudo_references":
             continue
@@ -77,30 +78,16 @@ def check_tensors(candidates: Any, references: Any, pad_id: Any):
                 f"candidates are on {candidates.device} but pseudo_references on {references.device}; "
                 "move both to one device"
             )
-    return candidates, references, single
+    return rule.padded(candidates), None if references is None else rule.padded(references), single
 
 
-def _problems(first_bad: int, where: str, shape: Tuple[int, ...], value: int, pad_id: int) -> ValueError:
-    index = np.unravel_index(first_bad, shape)
-    return ValueError(
-        f"{where}[{', '.join(map(str, index))}] is {value}, a negative id that is not pad_id={pad_id}; "
-        "token ids must be >= 0, and pad_id marks the padding"
-    )
-
-
-def _numpy_matches(candidates, references, pad_id: int, orders: int):
-    """The CPU way: `bleu_pairs` on the tensors' memory."""
+def _numpy_matches(candidates, references, orders: int):
+    """The CPU way: `bleu_pairs` on the tensors' memory (padding: PADDING, see `check_tensors`)."""
     sources, count = candidates.shape[0], candidates.shape[1]
     arrays = [candidates.numpy().reshape(sources * count, candidates.shape[2])]
     if references is not None:
         arrays.append(references.numpy().reshape(sources * references.shape[1], references.shape[2]))
-    for name, array in zip(("candidates", "pseudo_references"), arrays):
-        bad = (array < 0) & (array != pad_id)
-        if bad.any():
-            first = int(np.flatnonzero(bad.ravel())[0])
-            shape = tuple((candidates if name == "candidates" else references).shape)
-            raise _problems(first, name, shape, int(array.ravel()[first]), pad_id)
-    kept = [array != pad_id for array in arrays]
+    kept = [array != PADDING for array in arrays]
     lengths = np.concatenate([mask.sum(axis=1) for mask in kept])
     ids = encode_tokens(np.concatenate([array[mask] for array, mask in zip(arrays, kept)]))
     width = count if references is None else references.shape[1]
@@ -184,7 +171,7 @@ def _torch_chunk(ids, lengths, groups: int, count: int, width: int, same: bool, 
     return matches.view(orders, num_a, width)
 
 
-def _torch_matches(candidates, references, pad_id: int, orders: int) -> Tuple[np.ndarray, np.ndarray]:
+def _torch_matches(candidates, references, orders: int) -> Tuple[np.ndarray, np.ndarray]:
     """The way for other devices (what the module docstring describes): (matches, lengths) as
     NumPy arrays after one copy back to the host; any device works (the tests run it on a CPU)."""
     import torch
@@ -196,55 +183,47 @@ def _torch_matches(candidates, references, pad_id: int, orders: int) -> Tuple[np
     sides = 1 if same else 2
     per_source = sides * max(count, width) * ((count if same else count + width) * row_width + 1) * 8
     chunk = max(1, CHUNK_BYTES // max(per_source, 1))
-    flags = []
-    for value in (candidates, references):
-        if value is not None:  # any negative id that is not padding: (found, where, what)
-            bad = ((value < 0) & (value != pad_id)).reshape(-1)
-            where = bad.long().argmax() if bad.numel() else torch.zeros((), dtype=torch.long, device=value.device)
-            flags.append(torch.stack([bad.any().long(), where, value.reshape(-1)[where] if bad.numel() else where]))
     pieces, chunk_lengths = [], []
     for start in range(0, sources, chunk):
         stop = min(sources, start + chunk)
         blocks = [candidates[start:stop].reshape((stop - start) * count, candidates.shape[2])]
         if not same:
             blocks.append(references[start:stop].reshape((stop - start) * width, references.shape[2]))
-        rows = candidates.new_full((sum(block.shape[0] for block in blocks), row_width), pad_id)
+        rows = candidates.new_full((sum(block.shape[0] for block in blocks), row_width), PADDING)
         offset = 0
         for block in blocks:
             rows[offset : offset + block.shape[0], : block.shape[1]] = block
             offset += block.shape[0]
-        ids, lengths = _compacted(rows, pad_id)
+        ids, lengths = _compacted(rows, PADDING)
         pieces.append(_torch_chunk(ids, lengths, stop - start, count, width, same, orders))
         chunk_lengths.append(lengths)
     in_layout_order = _chunked_row_order(sources, chunk, count, width, same).to(candidates.device)
     lengths = torch.cat(chunk_lengths)[in_layout_order]
     matches = torch.cat(pieces, dim=1)
-    packed = torch.cat([matches.reshape(-1), lengths] + flags).cpu().numpy()  # the one copy back
+    packed = torch.cat([matches.reshape(-1), lengths]).cpu().numpy()  # the one copy back
     split = matches.numel()
-    for (found, first, value), name, tensor in zip(packed[split + len(lengths) :].reshape(-1, 3),
-                                                  ("candidates", "pseudo_references"), (candidates, references)):
-        if found:
-            raise _problems(int(first), name, tuple(tensor.shape), int(value), pad_id)
-    return packed[:split].reshape(orders, sources * count, width), packed[split : split + len(lengths)]
+    return packed[:split].reshape(orders, sources * count, width), packed[split:]
 
 
 def tensor_pair_matches(
-    candidates, references, pad_id: int, orders: int
+    candidates, references, orders: int, rule: Optional[TokenIdRule] = None
 ) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
     """(matches (orders, B * N, width) int64, lengths of every row (candidates, then
     pseudo-references), which pseudo-references are present (None without them)), as NumPy
-    arrays, for checked tensors (see `check_tensors`): NumPy on a CPU, torch elsewhere."""
+    arrays, for checked tensors (see `check_tensors`; `rule` only names the ids in a message):
+    NumPy on a CPU, torch elsewhere."""
     counter = _numpy_matches if candidates.device.type == "cpu" else _torch_matches
-    matches, lengths = counter(candidates, references, pad_id, orders)
+    matches, lengths = counter(candidates, references, orders)
     if references is None:
         return matches, lengths, None
     sources, width = references.shape[0], references.shape[1]
     present = lengths[sources * candidates.shape[1] :] > 0
     missing = np.flatnonzero(~present.reshape(sources, width).any(axis=1))
     if missing.size:
+        listed = f" or in ignore_ids={sorted(rule.ignore_ids)}" if rule is not None and rule.ignore_ids else ""
         raise ValueError(
             f"source {int(missing[0])} has no pseudo-reference: every row of pseudo_references[{int(missing[0])}] "
-            f"is padding (pad_id={pad_id}); pass at least one non-padding row per source"
+            f"is padding (negative ids{listed}); pass at least one row with a token per source"
         )
     return matches, lengths, present
 

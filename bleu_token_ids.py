@@ -11,14 +11,15 @@ cannot tell the two apart there) and a segment needs at least one present refere
 
 The keyword. Every entry point that takes token ids takes `ignore_ids=` (a collection of ints):
 `compute`, `statistics` and `accumulator` on lists of ids, the Trainer hook with `token_ids=True`,
-the TRL reward with `token_ids=True`, and `bleu_tensor`. `pad_id=` (the older
+the TRL reward with `token_ids=True`, `bleu_tensor`, and the calls between many texts
+(`pairwise`, `self_bleu`, `most_similar_pairs`, `mbr`: lists of ids and, for `mbr`, tensors). `pad_id=` (the older
 name in `bleu_tensor`) is kept as an alias: `pad_id=0` means `ignore_ids=(0,)`, and both together
 mean their union. The Trainer hook adds its tokenizer's special ids (`all_special_ids`: pad, bos,
 eos, unk, the decoder start, language codes) to `ignore_ids`, as decoding skips them; the reward
 and the others have no tokenizer, so pass `ignore_ids=tokenizer.all_special_ids` there.
 
-Padded tensors must say what their padding is: `bleu_tensor` and the reward's tensor path refuse
-to guess, and take `ignore_ids=()` when -100 (or another negative id) is the only padding.
+Padded tensors must say what their padding is: `bleu_tensor`, `mbr` and the reward's tensor path
+refuse to guess, and take `ignore_ids=()` when -100 (or another negative id) is the only padding.
 """
 
 from __future__ import annotations

@@ -202,7 +202,7 @@ def mbr_table(outputs: List[List[str]], repeats: int, mbrs_python: str | None) -
           f"(load {load()})")
     ours_s, ours = best_of(lambda: mbr(sources), repeats)
     tensor = token_id_tensor(sources)
-    ids_s, on_ids = best_of(lambda: mbr(tensor, pad_id=0), repeats)
+    ids_s, on_ids = best_of(lambda: mbr(tensor, ignore_ids=(0,)), repeats)
     loop_s, loop_chosen = best_of(lambda: sacrebleu_loop(sources[:LOOP_SOURCES]), 1)
     loop_s *= SOURCES / LOOP_SOURCES
     agree = sum(a == b for a, b in zip(ours["chosen"], loop_chosen))

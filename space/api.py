@@ -103,9 +103,12 @@ def compare(
     smooth_value: Optional[float] = None,
     ref_length: str = "closest",
     effective_order: bool = False,
+    count_ties: bool = False,  # last, so that callers passing the others by position keep working
 ) -> Dict[str, Any]:
     """sacreBLEU's paired significance test of two or more systems against a baseline: bleu_compare's
-    result dict (method, samples, seed, baseline, signature, and per system bleu, p_value, mean, ci, ...).
+    result dict (method, samples, seed, count_ties, baseline, signature, and per system bleu, p_value,
+    ties, mean, ci, ...). `count_ties` True counts the resamples or trials that tie the observed
+    difference in the p-value (the conservative one); False is sacreBLEU's strict p-value.
 
     Systems as text (one prediction per line, systems separated by a line `===`, named "system 1",
     "system 2", ...) or one file each (named by the file); references as for /score. `baseline` names
@@ -130,7 +133,7 @@ def compare(
             check_pasted_size("references", references, "file")
             refs = references_per_segment(parse_reference_sets(references), count)
         return compare_systems(named, refs, baseline=baseline, method=method, samples=samples, seed=seed,
-                               **_options(tokenizer, lowercase, max_order, weights, smooth, smooth_value,
+                               count_ties=count_ties, **_options(tokenizer, lowercase, max_order, weights, smooth, smooth_value,
                                           ref_length, effective_order))
     except INPUT_ERRORS as error:
         raise gr.Error(str(error), print_exception=False) from None

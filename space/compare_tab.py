@@ -31,7 +31,7 @@ COMPARE_OUTPUTS = ("status", "table", "plot", "against", "differences", "caption
 
 
 def run_compare(previous, source, systems_text, references_text, system_files, reference_files, baseline, method,
-                samples, seed, *form):
+                samples, seed, count_ties, *form):
     """Compare systems button: the outputs named in COMPARE_OUTPUTS (the test's message on bad input)."""
     STORE.discard(previous)
     try:
@@ -39,7 +39,7 @@ def run_compare(previous, source, systems_text, references_text, system_files, r
         kwargs = option_kwargs(*form)
         count = len(references)
         result, compared = compare_systems(systems, references, kwargs, baseline or None, method,
-                                           parse_test_samples(samples, method), parse_seed(seed))
+                                           parse_test_samples(samples, method), parse_seed(seed), bool(count_ties))
     except INPUT_ERRORS as error:
         return (gr.Markdown(f"⚠️ **Cannot compare:** {error}", visible=True), "", "",
                 gr.Dropdown(choices=[], value=None), "", "", None)
@@ -96,6 +96,9 @@ def build_compare_tab() -> None:
                                     elem_id="compare-samples", info="bootstrap 1,000 and AR 10,000 are sacreBLEU's")
                 seed = gr.Textbox(str(DEFAULT_SEED), label="Seed", elem_id="compare-seed",
                                   info="12345 is sacreBLEU's; none = fresh randomness")
+            count_ties = gr.Checkbox(False, label="Count ties (the conservative p-value)", elem_id="compare-count-ties",
+                                     info="off: sacreBLEU's p-value, which leaves out the resamples or trials that tie "
+                                          "the observed difference")
             options = options_panel("compare-")
             button = gr.Button("Compare systems", variant="primary", elem_id="compare-button")
         with gr.Column(scale=7, min_width=320):
@@ -125,6 +128,6 @@ def build_compare_tab() -> None:
         return outputs
 
     button.click(compare_click, [stored, source, systems_box, references_box, system_files, reference_files, baseline,
-                                 method, samples, seed, *options.inputs],
+                                 method, samples, seed, count_ties, *options.inputs],
                  [status, table, plot, against, differences, caption, stored], api_visibility="private")
     against.input(show_differences, [stored, against], differences, api_visibility="private")

@@ -1,7 +1,9 @@
 """The Compare systems tab's work: two or more systems on the same references, through
 `bleu_compare.compare` (sacreBLEU's paired bootstrap or approximate randomization).
 
-Shows the table (BLEU, sacreBLEU's μ ± ci, p-value against the chosen baseline), a plot of each
+Shows the table (BLEU, sacreBLEU's μ ± ci, p-value against the chosen baseline, and how many
+resamples or trials tied the observed difference: sacreBLEU's strict p-value leaves them out, the
+"count ties" box counts them in, the conservative p-value), a plot of each
 system's interval on an axis fitted to the systems (with ticks), and, for a system chosen against
 the baseline, the segments where their sentence BLEU differs most (the Per segment tab's
 sentence-level settings) with the reference and both outputs. What the differences view needs is
@@ -122,9 +124,10 @@ def read_systems(source, systems_text, references_text, system_files, reference_
 
 
 def compare_systems(systems: Dict[str, List[str]], references: List[List[str]], kwargs: Dict[str, Any],
-                    baseline: Optional[str], method: str, samples: int, seed: Optional[int]):
+                    baseline: Optional[str], method: str, samples: int, seed: Optional[int], count_ties: bool = False):
     """The test (bleu_compare.compare) and what the differences view keeps."""
-    result = compare(systems, references, baseline=baseline, method=method, samples=samples, seed=seed, **kwargs)
+    result = compare(systems, references, baseline=baseline, method=method, samples=samples, seed=seed,
+                     count_ties=bool(count_ties), **kwargs)
     names = [row["name"] for row in result["systems"]]
     options = sentence_options(resolve_options(**kwargs))
     scores = np.stack([bleu_rows(segment_statistics(systems[name], references, options), options) for name in names])
@@ -227,13 +230,15 @@ def interval_html(result: Dict[str, Any]) -> str:
 
 
 def comparison_frame(result: Dict[str, Any]) -> pd.DataFrame:
-    """The table sacreBLEU prints for --paired-bs/--paired-ar, on the 0–100 scale."""
+    """The table sacreBLEU prints for --paired-bs/--paired-ar, on the 0–100 scale, and each system's
+    ties: the resamples or trials whose difference equalled the observed one."""
     rows = []
     for row in result["systems"]:
         interval = "" if row["mean"] is None else f"{100 * row['mean']:.2f} ± {100 * row['ci']:.2f}"
         p_value = "baseline" if row["p_value"] is None else f"{row['p_value']:.4f}"
+        ties = "—" if row.get("ties") is None else f"{row['ties']:,}"  # the baseline has none
         rows.append({"system": row["name"], "BLEU": f"{100 * row['bleu']:.2f}", "μ ± ci (95%)": interval,
-                     "p-value": p_value})
+                     "p-value": p_value, "ties": ties})
     return pd.DataFrame(rows)
 
 
@@ -259,13 +264,28 @@ def few_segments_warning(count: int, result: Dict[str, Any]) -> str:
     return f"⚠️ **Only {plural(count, 'segment')}:** {why}."
 
 
+def ties_note(result: Dict[str, Any]) -> str:
+    """Which p-value the table shows, and the ties behind it (bleu_significance: a tie is a
+    resample or trial whose difference equals the observed one exactly)."""
+    what = "resamples" if result["method"] == "bootstrap" else "trials"
+    tied = [f"{html.escape(row['name'])} {row['ties']:,}" for row in result["systems"] if row.get("ties")]
+    if result["count_ties"]:
+        counted = "p-values count ties as at least as large (the conservative p-value)"
+    else:
+        counted = "p-values leave ties out (sacreBLEU's strict p-value; tick *Count ties* for the conservative one)"
+    if not tied:
+        return f"No {what[:-1]} tied the observed difference; {counted}."
+    return (f"**Ties:** {', '.join(tied)} of {result['samples']:,} {what} gave exactly the observed difference; "
+            f"{counted}.")
+
+
 def compare_caption(result: Dict[str, Any], count: int, kwargs: Dict[str, Any]) -> str:
     method = dict((v, k) for k, v in METHOD_CHOICES)[result["method"]]
     what = "resamples" if result["method"] == "bootstrap" else "trials"
     seed = "none (fresh randomness)" if result["seed"] is None else result["seed"]
     return (f"{plural(len(result['systems']), 'system')}, {plural(count, 'segment')}; baseline "
             f"**{html.escape(result['baseline'])}**; {method}, {result['samples']:,} {what}, seed {seed}. "
-            f"Options: {html.escape(describe(resolve_options(**kwargs)))}.\n\n"
+            f"Options: {html.escape(describe(resolve_options(**kwargs)))}.\n\n{ties_note(result)}\n\n"
             f"<span class=\"compare-signature\">Signature: {html.escape(result['signature'])}</span>")
 
 
@@ -273,6 +293,8 @@ COMPARE_HELP = f"""
 Paste each system's output (one prediction per line), systems separated by a line holding only
 `{SYSTEM_SEPARATOR}`, and the references as on the Score tab (reference sets separated by `---`);
 or upload one file per system (a new upload replaces the list). Pick the baseline the others are tested
-against. The options below are this tab's own.
+against. The options below are this tab's own. *Count ties* counts the resamples or trials that tie
+the observed difference as at least as large (the conservative p-value); left off, the p-value is
+sacreBLEU's. The table says how many tied.
 """
 

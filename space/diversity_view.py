@@ -4,6 +4,8 @@ most similar pairs shown, through `bleu_diversity.self_bleu` and `most_similar_p
 The numbers are sentence BLEU as sacreBLEU's `sentence_bleu` computes it (exp smoothing, effective
 order) or, with the NLTK convention, as NLTK's `sentence_bleu` with method1 (Texygen's and
 fast-bleu's self-BLEU); the tab has its own options because the Score tab's are corpus BLEU's.
+Every score is written on both scales, as the Score tab's card (0–1 with 4 digits, or 0–100 with 2,
+the CLI's `-w 2`), and the page's one scale toggle (on both tabs, remembered) picks which is shown.
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ from __future__ import annotations
 import html
 from typing import Any, Dict, List, Tuple
 
-import pandas as pd
 
 from bleu_diversity import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
 from .inputs import INPUT_ERRORS, SOURCE_FILES, check_pasted_size, parse_max_order, read_lines_file, split_lines
 from .options import TOKENIZER_CHOICES
+from .render import SCALE_JS, SCALE_PERCENT, SCALE_UNIT, both_scales
 from .scoring import cut as cut_cell
 
 PAIRS_SHOWN = 10
@@ -42,33 +44,45 @@ def read_texts(source: str, pasted: str | None, upload: Any) -> List[str]:
     return split_lines(pasted)
 
 
-def pairs_frame(texts: List[str], pairs: List[Dict[str, Any]]) -> pd.DataFrame:
-    """The most similar pairs: BLEU in both directions, line numbers (1-based) and the texts."""
-    return pd.DataFrame([{
-        "BLEU": f"{pair['bleu']:.4f}",
-        "i": pair["i"] + 1,
-        "j": pair["j"] + 1,
-        "BLEU(i | j)": f"{pair['bleu_ij']:.4f}",
-        "BLEU(j | i)": f"{pair['bleu_ji']:.4f}",
-        "text i": cut_cell(texts[pair["i"]]),
-        "text j": cut_cell(texts[pair["j"]]) if texts[pair["j"]] != texts[pair["i"]] else "(identical)",
-    } for pair in pairs])
+def pairs_html(texts: List[str], pairs: List[Dict[str, Any]]) -> str:
+    """The most similar pairs as a list that reads on a phone (the Compare tab's differences layout):
+    per pair its line numbers (1-based), its BLEU and both directions' (each on both scales), then
+    the two texts, labelled."""
+    items = []
+    for pair in pairs:
+        i, j = pair["i"], pair["j"]
+        text_j = texts[j] if texts[j] != texts[i] else "(identical)"
+        lines = "".join(f'<div class="diff-text"><span class="diff-label">line {number:,}</span>{html.escape(cut_cell(text))}'
+                        f"</div>" for number, text in ((i + 1, texts[i]), (j + 1, text_j)))
+        items.append(
+            f'<li class="diff-row pair-row"><div class="diff-head"><b>lines {i + 1:,} and {j + 1:,}</b>'
+            f'<span class="diff-delta pair-bleu">{both_scales(pair["bleu"])}</span>'
+            f'<span class="diff-scores">BLEU(i | j) <span class="pair-ij">{both_scales(pair["bleu_ij"])}</span>, '
+            f'BLEU(j | i) <span class="pair-ji">{both_scales(pair["bleu_ji"])}</span></span></div>{lines}</li>'
+        )
+    # A scrolling region: focusable, so keyboard users can scroll it too (axe: scrollable-region-focusable).
+    return (f'<div class="diff-list"><ol class="diff-scroll" tabindex="0" aria-label="most similar pairs">'
+            f'{"".join(items)}</ol></div>')
 
 
 def summary_html(count: int, result: Dict[str, Any]) -> str:
-    """The card, in the Score tab's classes: self-BLEU large, the corpus and pairwise values beside it."""
+    """The card, in the Score tab's classes: self-BLEU large, the corpus and pairwise values beside it,
+    every score on both scales (the page's toggle shows one)."""
+    value = result["self_bleu"]
+    other = (f'<span class="scale-unit">{100 * value:.2f} on the 0–100 scale</span>'
+             f'<span class="scale-percent">{value:.4f} on the 0–1 scale</span>')
     return f"""
-<div class="bleu-card" id="diversity-card" data-self-bleu="{result['self_bleu']!r}">
+<div class="bleu-card" id="diversity-card" data-self-bleu="{value!r}">
   <div class="bleu-head">
     <div>
       <div class="bleu-caption">SELF-BLEU</div>
-      <div class="bleu-value" id="diversity-value">{result['self_bleu']:.4f}</div>
-      <div class="bleu-scale">{100 * result['self_bleu']:.2f} on the 0–100 scale</div>
+      <div class="bleu-value" id="diversity-value">{both_scales(value)}</div>
+      <div class="bleu-scale">{other}</div>
     </div>
     <div class="bleu-facts">
       <div><span>texts</span><b>{count:,}</b></div>
-      <div><span>corpus BLEU</span><b>{result['corpus_bleu']:.4f}</b></div>
-      <div><span>pairwise BLEU (fairseq)</span><b>{result['pairwise_bleu']:.4f}</b></div>
+      <div><span>corpus BLEU</span><b>{both_scales(result['corpus_bleu'])}</b></div>
+      <div><span>pairwise BLEU (fairseq)</span><b>{both_scales(result['pairwise_bleu'])}</b></div>
     </div>
   </div>
   <p class="bleu-scale">The mean sentence BLEU of each text against the other {count - 1:,}: higher means less diverse.
@@ -92,21 +106,21 @@ def run_diversity(source, pasted, upload, tokenizer, lowercase, max_order, conve
         result = self_bleu(texts, **options)
         pairs = most_similar_pairs(texts, PAIRS_SHOWN, **options)["pairs"] if len(texts) <= PAIR_SEARCH_LIMIT else None
     except INPUT_ERRORS as error:
-        return (gr.Markdown(f"⚠️ **Cannot measure diversity:** {html.escape(str(error))}", visible=True), "", "", "",
-                pd.DataFrame())
+        return (gr.Markdown(f"⚠️ **Cannot measure diversity:** {html.escape(str(error))}", visible=True), "", "", "", "")
     if pairs is None:
         caption = (f"{len(texts):,} texts make {len(texts) * (len(texts) - 1) // 2:,} pairs: the pair search runs for up "
                    f"to {PAIR_SEARCH_LIMIT:,} texts here (in Python, `bleu.most_similar_pairs` has no limit).")
-        frame = pd.DataFrame()
+        table = ""
     else:
         caption = (f"The {len(pairs)} most similar pairs by sentence BLEU (the higher of the two directions; "
                    "i and j are line numbers; BLEU(i | j) scores line i against line j as its reference).")
-        frame = pairs_frame(texts, pairs)
-    return (gr.Markdown("", visible=False), summary_html(len(texts), result), result["signature"], caption, frame)
+        table = pairs_html(texts, pairs)
+    return (gr.Markdown("", visible=False), summary_html(len(texts), result), result["signature"], caption, table)
 
 
-def build_diversity_tab() -> None:
-    """The tab's components and its button, inside the caller's `gr.Tab`."""
+def build_diversity_tab() -> "gr.Radio":
+    """The tab's components and its button, inside the caller's `gr.Tab`; returns its scale toggle,
+    which the page keeps in step with the Score tab's (one choice, remembered)."""
     import gradio as gr
 
     from .inputs import SOURCE_TEXT
@@ -129,11 +143,16 @@ def build_diversity_tab() -> None:
             button = gr.Button("Measure diversity", variant="primary", elem_id="diversity-button")
         with gr.Column(scale=7, min_width=320):
             status = gr.Markdown("", visible=False, elem_id="diversity-status")
+            scale = gr.Radio([SCALE_UNIT, SCALE_PERCENT], value=SCALE_UNIT, label="Scale", elem_id="diversity-scale-toggle",
+                             info="the same choice as on the Score tab: 0–1 as evaluate returns it, or 0–100 as "
+                                  "sacreBLEU and papers print it (remembered)")
             summary = gr.HTML("", elem_id="diversity-summary")
             signature = gr.Textbox(label="Signature", interactive=False, buttons=["copy"], elem_id="diversity-signature")
             caption = gr.Markdown("", elem_id="diversity-caption")
-            pairs = gr.Dataframe(pd.DataFrame(), interactive=False, max_height=420, wrap=True, elem_id="diversity-pairs")
+            pairs = gr.HTML("", elem_id="diversity-pairs")
     text_tab.select(lambda: SOURCE_TEXT, None, source, api_visibility="private", queue=False)
     file_tab.select(lambda: SOURCE_FILES, None, source, api_visibility="private", queue=False)
     button.click(run_diversity, [source, pasted, upload, tokenizer, lowercase, max_order, convention],
                  [status, summary, signature, caption, pairs], api_visibility="private")
+    scale.change(None, scale, None, js=SCALE_JS)
+    return scale

@@ -43,8 +43,12 @@ def build_demo() -> gr.Blocks:
             for label, tab_id, build in TABS:
                 with gr.Tab(label, id=tab_id, elem_id=f"{tab_id}-tab"):
                     built[tab_id] = build()
-        scale = built["score"]
-        demo.load(None, None, scale, js="() => localStorage.getItem('bleu-scale') || '0–1'")
+        # One scale for the page: a toggle on the Score and Diversity tabs, each kept in step with the other
+        # (on a visitor's input only, so the two never update each other in a loop), restored on load.
+        scales = [built["score"], built["diversity"]]
+        demo.load(None, None, scales, js="() => { const s = localStorage.getItem('bleu-scale') || '0–1'; return [s, s]; }")
+        for toggle, other in (scales, scales[::-1]):
+            toggle.input(None, toggle, other, js="(scale) => scale", api_visibility="private", queue=False)
         demo.load(None, None, None, js=PASTE_GUARD_JS)  # big pastes: refused above the limit, else one step
         add_api_endpoints()
     return demo

@@ -25,10 +25,20 @@ def _format(value: float, digits: int = 4) -> str:
 
 
 SCALE_UNIT, SCALE_PERCENT = "0–1", "0–100"
+# The page's scale toggle (one choice, on the Score and Diversity tabs, remembered in localStorage): every
+# score is written on both scales, and data-bleu-scale on the page's tabs (always in the page, where a
+# tab's own elements appear only once it is opened) picks one for every view (CSS in style.py).
+SCALE_HOLDER = "#page-tabs"
+SCALE_JS = """(scale) => {
+  localStorage.setItem('bleu-scale', scale);
+  const page = document.querySelector('%s');
+  if (page) page.dataset.bleuScale = scale === '0–100' ? 'percent' : 'unit';
+}""" % SCALE_HOLDER
 
 
-def _both_scales(value: float) -> str:
-    """A score on both scales; the page's scale toggle (CSS on #score-view[data-bleu-scale]) shows one."""
+def both_scales(value: float) -> str:
+    """A score on both scales, as the CLI prints them: 0–1 with 4 digits, or 0–100 with 2 (sacreBLEU's
+    -w 2); the page's scale toggle (data-bleu-scale on SCALE_HOLDER) shows one."""
     return f'<span class="scale-unit">{_format(value)}</span><span class="scale-percent">{100 * value:.2f}</span>'
 
 
@@ -66,7 +76,7 @@ def score_html(scored: ScoredCorpus) -> str:
     it, and its parts beneath."""
     result = scored.result
     bleu = result["bleu"]
-    shown = _both_scales
+    shown = both_scales
     other = (f'<span class="scale-unit">{bleu * 100:.2f} on sacreBLEU\'s 0–100 scale</span>'
              f'<span class="scale-percent">{_format(bleu)} on the 0–1 scale</span>')
     num_refs = scored.reference_counts

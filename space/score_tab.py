@@ -9,20 +9,15 @@ from .examples import EXAMPLES, EXAMPLES_DIR
 from .handlers import SCORE_OUTPUTS, pick_segment, release_state, run_example, run_explain, run_page, run_score
 from .inputs import DEFAULT_SEED, MAX_FILE_MB, MAX_PASTED_CHARS, REFERENCE_SET_SEPARATOR, SOURCE_FILES, SOURCE_TEXT
 from .options import options_panel
-from .render import MAX_NGRAM_ROWS_SHOWN, MAX_TOKENS_SHOWN, SCALE_PERCENT, SCALE_UNIT, placeholder_html
+from .render import MAX_NGRAM_ROWS_SHOWN, MAX_TOKENS_SHOWN, SCALE_JS, SCALE_PERCENT, SCALE_UNIT, placeholder_html
 from .scoring import PAGE_ROWS, SORT_CHOICES
 from .session_memory import forget_inputs
 from .uploads import replace_on_upload
 
 # A scored corpus stays in the store for an hour at most, and is released when the tab closes.
 STATE_SECONDS = 3600
-# The scale toggle is the browser's alone: it switches which of the two scales the card shows, and
-# is remembered in localStorage.
-SCALE_JS = """(scale) => {
-  localStorage.setItem('bleu-scale', scale);
-  const view = document.querySelector('#score-view');
-  if (view) view.dataset.bleuScale = scale === '0–100' ? 'percent' : 'unit';
-}"""
+# The scale toggle is the browser's alone (render.SCALE_JS): it switches which of the two scales the
+# card (and the Diversity tab's numbers) show, and is remembered in localStorage.
 SCROLL_TO_RESULT_JS = """() => { setTimeout(() => {
   const status = document.querySelector('#status');
   const shown = status && status.offsetParent !== null && status.innerText.trim();

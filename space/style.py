@@ -100,12 +100,13 @@ CSS += """
 }
 """
 
-# The scale toggle: both scales are in the card; data-bleu-scale="percent" on #score-view shows 0–100.
-# (Gradio prefixes every rule with its container, so the attribute sits on an element inside it.)
+# The scale toggle: both scales are in each view; data-bleu-scale="percent" on the page's tabs
+# (render.SCALE_HOLDER) shows 0–100 in all of them. (Gradio prefixes every rule with its container, so
+# the attribute sits on an element inside it.)
 CSS += """
 .scale-percent { display: none; }
-#score-view[data-bleu-scale="percent"] .scale-percent { display: inline; }
-#score-view[data-bleu-scale="percent"] .scale-unit { display: none; }
+[data-bleu-scale="percent"] .scale-percent { display: inline; }
+[data-bleu-scale="percent"] .scale-unit { display: none; }
 #sacrebleu-line textarea, #sacrebleu-line input { font-family: var(--font-mono); }
 """
 

@@ -30,10 +30,11 @@ def stored(key):
     return scored
 
 
-def run_compare(systems_text, references_text, method="bootstrap", samples=None, seed="", form=DEFAULT_FORM, baseline=None):
+def run_compare(systems_text, references_text, method="bootstrap", samples=None, seed="", form=DEFAULT_FORM, baseline=None,
+                count_ties=False):
     """The Compare tab's outputs by name, for pasted systems."""
     outputs = compare_tab.run_compare(None, inputs.SOURCE_TEXT, systems_text, references_text, None, None, baseline,
-                                      method, samples, seed, *form)
+                                      method, samples, seed, count_ties, *form)
     named = dict(zip(compare_tab.COMPARE_OUTPUTS, outputs))
     named["table"] = html_table(named["table"])
     return named

@@ -89,6 +89,22 @@ def test_compare_takes_pasted_systems(client):
                              ["a b c d", "e f g h"], samples=100, seed=3)
 
 
+def test_compare_counts_ties_when_asked(client):
+    """/compare takes count_ties (the conservative p-value) and returns each system's ties, as
+    bleu_compare.compare; the one-segment pair of docs/comparing.md, where every trial ties."""
+    from bleu_compare import compare
+
+    systems = {"system 1": ["sat the sat on cat a the sat"], "system 2": ["the sat mat mat the"]}
+    reference = ["on is is ran mat the mat cat dog"]
+    pasted = "\n===\n".join(lines[0] for lines in systems.values())
+    for count_ties, p_value in ((False, 1 / 10001), (True, 1.0)):
+        result = client.predict(systems=pasted, references=reference[0], method="ar", smooth="exp",
+                                count_ties=count_ties, api_name="/compare")
+        assert result == compare(systems, reference, method="ar", smooth="exp", count_ties=count_ties)
+        assert (result["systems"][1]["p_value"], result["systems"][1]["ties"], result["count_ties"]) == (
+            pytest.approx(p_value, rel=1e-15), 10000, count_ties)
+
+
 def test_diversity_takes_text_or_a_file(client, tmp_path):
     from bleu_diversity import most_similar_pairs, self_bleu
 

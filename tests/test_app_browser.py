@@ -140,7 +140,7 @@ def test_an_example_loads_and_scores_with_one_click(app_url, browser):
     assert page.locator("#bleu-value").inner_text().strip() == f"{100 * bleu:.2f}"
     page.reload()
     page.wait_for_selector("#score-button")
-    page.wait_for_function("() => document.querySelector('#score-view').dataset.bleuScale === 'percent'")
+    page.wait_for_function("() => document.querySelector('#page-tabs')?.dataset.bleuScale === 'percent'")
     assert page.get_by_label("0–100").is_checked()
     page.get_by_text("the cat the cat on the mat → 0.467").click()
     page.wait_for_selector("#bleu-score")
@@ -398,4 +398,25 @@ def test_diversity_tab_in_a_real_browser(app_url, browser):
     if AXE.exists():
         assert axe_violations(page, ["color-contrast", "aria-prohibited-attr", "aria-allowed-attr"]) == []
     page.screenshot(path=str(ARTIFACTS / "diversity.png"), full_page=True)
+    # One scale for the page: 0–100 here shows this tab's numbers as the Score tab's (2 digits, the
+    # CLI's -w 2), switches the Score tab's toggle too, and is remembered after a reload.
+    first_pair = page.locator("#diversity-pairs .pair-bleu").first
+    assert first_pair.inner_text().strip() == "1.0000"
+    page.locator("#diversity-scale-toggle").get_by_label("0–100").check()
+    page.wait_for_function("() => document.querySelector('#diversity-value').innerText.trim().includes('.')"
+                           " && !document.querySelector('#diversity-value').innerText.trim().startsWith('0.')")
+    assert page.locator("#diversity-value").inner_text().strip() == f"{100 * expected['self_bleu']:.2f}"
+    assert first_pair.inner_text().strip() == "100.00"
+    page.get_by_role("tab", name="Score", exact=True).click()
+    assert page.locator("#scale-toggle").get_by_label("0–100").is_checked()
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#page-tabs')?.dataset.bleuScale === 'percent'")
+    page.get_by_role("tab", name="Diversity").click()
+    assert page.locator("#diversity-scale-toggle").get_by_label("0–100").is_checked()
+    page.locator("#diversity-texts textarea").fill("\n".join(texts))
+    page.locator("#diversity-button").click()
+    page.wait_for_selector("#diversity-card")
+    assert page.locator("#diversity-value").inner_text().strip() == f"{100 * expected['self_bleu']:.2f}"
+    page.locator("#diversity-scale-toggle").get_by_label("0–1", exact=True).check()
+    page.wait_for_function("() => document.querySelector('#diversity-value').innerText.trim().startsWith('0.')")
     page.close()

@@ -3,7 +3,8 @@
 4. Readable: the interval plot's axis is fitted to the systems, with ticks, and the 95% bars show
    around the score; the baseline is chosen; the segments that differ most show the difference, the
    reference and both systems' outputs on screen; a second upload replaces the files.
-5. The samples and seed boxes show what the test uses (1,000 resamples or 10,000 trials; 12345).
+5. The samples and seed boxes show what the test uses (1,000 resamples or 10,000 trials; 12345); the
+   table shows each system's ties, and the Count ties box (issue 16's conservative p-value) reaches the test.
 8. axe-core: no nested-interactive upload fields, no unfocusable scrolling region, contrast; the test
    menu's label is not clipped.
 Oracles: `bleu_compare.compare` (itself checked against sacreBLEU's paired tests) and sacreBLEU's
@@ -69,12 +70,13 @@ def test_compare_is_readable_with_a_chosen_baseline(app_url, browser, viewport):
 
     rows = page.locator("#compare-results tbody tr").all_inner_texts()
     names = [row.split("\t")[0] for row in rows]  # the baseline first, then the others as uploaded
-    assert names[0] == "online-B.0.de" and sorted(names) == sorted(FOUR) and rows[0].split("\t")[-1] == "baseline"
+    assert names[0] == "online-B.0.de" and sorted(names) == sorted(FOUR) and rows[0].split("\t")[-2] == "baseline"
     expected = compare({name: systems[name] for name in names}, reference, baseline="online-B.0.de")
     for text, row in zip(rows, expected["systems"]):
         cells = text.split("\t")
         assert cells == [row["name"], f"{100 * row['bleu']:.2f}", f"{100 * row['mean']:.2f} ± {100 * row['ci']:.2f}",
-                         "baseline" if row["p_value"] is None else f"{row['p_value']:.4f}"]
+                         "baseline" if row["p_value"] is None else f"{row['p_value']:.4f}",
+                         "—" if row["ties"] is None else f"{row['ties']:,}"]
     assert "4 systems, 3,004 segments; baseline online-B.0.de" in page.locator("#compare-caption").inner_text()
 
     # The plot: an axis fitted to the systems (26.08-28.30 here, not 0-100), ticks, bars that show.
@@ -136,12 +138,17 @@ def test_compare_boxes_show_the_samples_and_seed_the_test_uses(app_url, browser,
     choose(page, "compare-method", "paired bootstrap")
     assert method.evaluate("e => e.scrollWidth <= e.clientWidth")
     page.wait_for_function("() => document.querySelector('#compare-samples input').value === '1000'")
-    # One segment: the p-value comes with its warning.
+    # One segment: the p-value comes with its warning. Count ties (off by default) reaches the test.
     page.locator("#compare-systems textarea").fill("a b c\n===\na b d")
     page.locator("#compare-references textarea").fill("a b c")
+    ties_box = page.locator("#compare-count-ties input")
+    assert ties_box.is_visible() and not ties_box.is_checked()
+    ties_box.check()
     compare_and_wait(page)
     warning = page.locator("#compare-status").inner_text()
     assert "Only 1 segment" in warning and "0.0010" in warning
+    caption = page.locator("#compare-caption").inner_text()
+    assert "|ties:counted" in caption and "count ties as at least as large" in caption
     page.close()
 
 

@@ -85,6 +85,40 @@ def test_compare_samples_and_seed_boxes_mean_what_they_show():
     assert "seed none" in fresh["caption"] and "|seed:none" in fresh["caption"]
 
 
+def test_compare_tab_shows_the_ties_and_counts_them_when_asked():
+    """Issue 16's ties on the page: two checkpoints that differ in 6 of 80 segments (docs/comparing.md:
+    AR, 10,000 trials, strict p-value 0.068 with 1,838 ties, conservative 0.252). The table says how
+    many trials tied; the Count ties box gives compare(count_ties=True)'s p-value and signature."""
+    from bleu_compare import compare
+    from test_compare_near_ties import checkpoints
+
+    systems, reference = checkpoints(6, 0)
+    pasted = "\n".join(systems["A"]) + "\n===\n" + "\n".join(systems["B"])
+    renamed = {"system 1": systems["A"], "system 2": systems["B"]}
+    for count_ties, p_value in ((False, "0.0679"), (True, "0.2517")):
+        out = run_compare(pasted, "\n".join(reference), method="ar", count_ties=count_ties)
+        expected = compare(renamed, reference, method="ar", count_ties=count_ties)
+        assert expected["systems"][1]["ties"] == 1838 and f"{expected['systems'][1]['p_value']:.4f}" == p_value
+        assert out["table"]["p-value"].tolist() == ["baseline", p_value]
+        assert out["table"]["ties"].tolist() == ["—", "1,838"]
+        assert expected["signature"] in out["caption"] and ("|ties:counted" in out["caption"]) == count_ties
+        assert "**Ties:** system 2 1,838 of 10,000 trials gave exactly the observed difference" in out["caption"]
+        assert ("the conservative p-value)" if count_ties else "sacreBLEU's strict p-value") in out["caption"]
+    different = run_compare("\n".join(wmt17_lines("uedin-nmt.4722.de")[:100]) + "\n===\n"
+                            + "\n".join(wmt17_lines("KIT.4950.de")[:100]),
+                            "\n".join(wmt17_lines("newstest2017-ende.ref.de")[:100]), samples=200)
+    assert different["table"]["ties"].tolist() == ["—", "0"] and "No resample tied the observed difference" in different["caption"]
+
+
+def test_the_count_ties_box_is_on_the_page_and_sent_with_the_click():
+    demo = layout.build_demo()
+    box = next(block for block in demo.blocks.values() if getattr(block, "elem_id", None) == "compare-count-ties")
+    assert box.value is False and "conservative" in box.label
+    by_elem = {getattr(block, "elem_id", None): block._id for block in demo.blocks.values()}
+    click = next(d for d in demo.config["dependencies"] if [by_elem["compare-button"], "click"] in [list(t) for t in d["targets"]])
+    assert by_elem["compare-count-ties"] in click["inputs"]
+
+
 def test_a_paired_test_on_few_segments_is_shown_with_a_warning():
     one = run_compare("a b c\n===\na b d", "a b c")
     assert one["status"].visible is True and "Only 1 segment" in one["status"].value

@@ -1,4 +1,5 @@
-"""The README's claims, each checked on the example that once contradicted it (issue 11, item 9).
+"""The claims of the card (README.md) and the manual (docs/), each checked on the example that once
+contradicted it (issue 11, item 9).
 
 Each number has its oracle beside it: sacreBLEU, NLTK or bleuscore (evaluate's legacy `bleu`).
 """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -24,8 +25,20 @@ def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     )
 
 
+def run_from_a_terminal(command: list, cwd) -> subprocess.CompletedProcess:
+    """The command with a terminal (a pseudo-terminal) as stdin, as typed in a shell; nothing typed."""
+    import pty
+
+    main_end, terminal = pty.openpty()
+    try:
+        return subprocess.run(command, stdin=terminal, capture_output=True, text=True, timeout=120, cwd=cwd)
+    finally:
+        os.close(terminal)
+        os.close(main_end)
+
+
 def test_no_arguments_scores_the_bundled_example_and_says_so():
-    completed = run_cli()
+    completed = run_from_a_terminal([sys.executable, str(REPO / "bleu_cli.py")], REPO)
     assert completed.returncode == 0, completed.stderr
     assert "scoring the bundled example" in completed.stdout
     hypotheses = read_segments(EXAMPLE_HYPOTHESES)
@@ -33,6 +46,25 @@ def test_no_arguments_scores_the_bundled_example_and_says_so():
     oracle = sacrebleu.corpus_bleu(hypotheses, streams, smooth_method="none")
     assert f"BLEU             {oracle.score / 100:.4f}  ({oracle.score:.2f} on the 0-100 scale)" in completed.stdout
     assert "signature        nrefs:2|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:" in completed.stdout
+
+
+@pytest.mark.parametrize("stdin", ["", "the cat sat on the mat\n"])
+def test_no_arguments_without_a_terminal_is_a_usage_error(stdin):
+    """With stdin not a terminal (a script, or hypotheses piped in with the references forgotten), no
+    file named is a usage error that says what to pass, read without waiting on stdin. Piped
+    hypotheses were once ignored and the bundled example's score printed (-b: 0.5870) as theirs."""
+    for args in ((), ("-b",)):
+        completed = run_cli(*args, stdin=stdin)
+        assert completed.returncode == 2 and completed.stdout == "" and "Traceback" not in completed.stderr
+        assert "bleu_cli.py: error: no files given (stdin is not a terminal" in completed.stderr
+        assert ("python bleu_cli.py HYPOTHESES -r REFERENCES [REFERENCES ...], or pipe the hypotheses and name the "
+                "references: cat HYPOTHESES | python bleu_cli.py REFERENCES") in completed.stderr
+    # Named, the same stdin is scored: the hypotheses piped in, against the references named.
+    if stdin:
+        references = read_segments(EXAMPLE_REFERENCES[0])
+        piped = run_cli("-r", str(EXAMPLE_REFERENCES[0]), "--json", stdin=stdin * len(references))
+        assert piped.returncode == 0, piped.stderr
+        assert json.loads(piped.stdout) == compute_bleu([stdin.strip()] * len(references), references)
 
 
 def test_json_output_equals_the_metric(bleu):

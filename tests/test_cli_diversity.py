@@ -57,6 +57,31 @@ def test_options_reach_self_bleu(generations, capsys):
     assert "pairs" not in printed and "smooth:floor[0.1]" in printed["signature"]
 
 
+def test_width_means_what_it_means_for_corpus_bleu(generations, tmp_path, capsys):
+    """-w N: N digits on sacreBLEU's 0-100 scale, as the corpus command (-w 2: 54.54, never 0.55);
+    without it, 0-1 with 4 digits. Oracle: sacreBLEU's sentence_bleu of each line against the others."""
+    from sacrebleu.metrics import BLEU
+
+    metric = BLEU(effective_order=True)
+    sentence = [metric.sentence_score(line, LINES[:i] + LINES[i + 1 :]).score for i, line in enumerate(LINES)]
+    mean = sum(sentence) / len(sentence)  # sacreBLEU's 0-100 scale
+    assert main(["--self-bleu", str(generations), "-w", "2", "-b"]) == 0
+    assert capsys.readouterr().out.strip() == f"{mean:.2f}"
+    assert main(["--self-bleu", str(generations), "-b"]) == 0
+    assert capsys.readouterr().out.strip() == f"{mean / 100:.4f}"
+    assert main(["--self-bleu", str(generations), "-w", "1", "--top", "1", "--sentence-scores"]) == 0
+    report = capsys.readouterr().out
+    assert f"self-BLEU        {mean:.1f}  (on the 0-100 scale; mean sentence BLEU" in report
+    assert "sentence BLEU    " + " ".join(f"{value:.1f}" for value in sentence) in report
+    assert "  100.0  lines 1 and 4  (identical)" in report
+    # The corpus command, for the same meaning of -w.
+    reference = tmp_path / "reference.txt"
+    reference.write_text("\n".join(LINES[1:] + LINES[:1]) + "\n", encoding="utf-8")
+    assert main([str(generations), "-r", str(reference), "-w", "2", "-b"]) == 0
+    corpus = BLEU(smooth_method="none").corpus_score(LINES, [LINES[1:] + LINES[:1]]).score  # our grammar: no smoothing
+    assert capsys.readouterr().out.strip() == f"{corpus:.2f}"
+
+
 def test_large_files_skip_the_pair_search(generations, capsys, monkeypatch):
     monkeypatch.setattr(bleu_cli_diversity, "PAIR_SEARCH_LIMIT", 4)
     assert main(["--self-bleu", str(generations)]) == 0

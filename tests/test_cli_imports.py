@@ -29,7 +29,7 @@ def test_importing_the_cli_and_scoring_a_file_loads_no_heavy_package():
     code = (
         "import contextlib, io, bleu_cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    assert bleu_cli.main([]) == 0\n"
+        "    assert bleu_cli.main(['examples/hypotheses.txt', '-r', 'examples/references.1.txt', 'examples/references.2.txt']) == 0\n"
         "    assert bleu_cli.main(['examples/hypotheses.txt', '-r', 'examples/references.1.txt', '-tok', 'none']) == 0"
     )
     assert loaded_after(code) == []

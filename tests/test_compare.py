@@ -270,7 +270,8 @@ def test_bad_input_is_caught_before_any_counting(monkeypatch):
 
 def test_identical_systems_get_sacrebleus_smallest_p_value(corpus, monkeypatch):
     """A quirk kept for parity: with no difference at all, no trial beats it (the test counts
-    strictly larger differences), so sacreBLEU reports 1/(trials+1). The README warns about it."""
+    strictly larger differences), so sacreBLEU reports 1/(trials+1). docs/comparing.md warns about it
+    ("Ties")."""
     systems, reference, _ = corpus
     twins = {"a": systems["base"], "b": list(systems["base"])}
     for method in ("bs", "ar"):

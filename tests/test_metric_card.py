@@ -1,4 +1,4 @@
-"""The README (metric card and manual), the metric's docstring and the code agree."""
+"""The README (the metric card; the manual is docs/*.md), the metric's docstring and the code agree."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def test_the_wheel_declares_the_runtime_the_extras_and_the_command(wheel):
     extras = {line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Provides-Extra:")}
     assert extras == set(PYPROJECT["project"]["optional-dependencies"]) >= {"space", "trainer", "rl", "ja", "ko", "spm",
                                                                           "spark", "ray", "all"}
-    assert "bleu = bleu_cli:main" in entry_points
+    assert "bleu = bleu_cli:run_as_command" in entry_points  # main(), and quiet when piped into head
     from bleu_options import __version__
 
     assert f"Version: {__version__}" in metadata
@@ -144,6 +144,30 @@ def test_the_installed_files_work_in_a_fresh_virtual_environment(wheel, tmp_path
     # The console command.
     printed = json.loads(run(venv, "bleu", str(hypotheses), "-r", str(references), "--json", cwd=outside))
     assert printed == expected
+    # With no file: a usage error naming what to pass (the bundled example ships with the clone only),
+    # from a terminal and from a script alike; never a traceback, never waiting on stdin.
+    import pty
+
+    main_end, terminal = pty.openpty()
+    try:
+        for stdin, why in ((terminal, "the bundled example that scores with no arguments ships with the clone only"),
+                           (subprocess.DEVNULL, "stdin is not a terminal")):
+            completed = subprocess.run([str(venv / "bin" / "bleu")], stdin=stdin, cwd=outside, capture_output=True,
+                                       text=True, timeout=120)
+            assert completed.returncode == 2 and completed.stdout == "" and "Traceback" not in completed.stderr
+            assert f"bleu: error: no files given ({why}" in completed.stderr
+            assert "bleu HYPOTHESES -r REFERENCES [REFERENCES ...]" in completed.stderr
+            assert "cat HYPOTHESES | bleu REFERENCES" in completed.stderr
+    finally:
+        os.close(terminal)
+        os.close(main_end)
+    # Piped into head: a quiet stop (the default SIGPIPE action), as `python bleu_cli.py` does.
+    lines = "\n".join(f"segment {k} of a long file" for k in range(20000)) + "\n"
+    (outside / "long.txt").write_text(lines, encoding="utf-8")
+    (outside / "long.ref.txt").write_text(lines, encoding="utf-8")
+    piped = subprocess.run(f"{venv / 'bin' / 'bleu'} long.ref.txt -i long.txt -sl | head -1", shell=True, cwd=outside,
+                           capture_output=True, text=True, timeout=300)
+    assert piped.stdout.startswith("BLEU|") and "Traceback" not in piped.stderr and "BrokenPipe" not in piped.stderr
 
 
 def test_it_installs_from_a_git_url(tmp_path):

@@ -1,4 +1,4 @@
-"""The README's Trainer recipe under `torchrun --nproc_per_node=2` (gloo, CPU) with an evaluation set
+"""The Trainer recipe of docs/training.md under `torchrun --nproc_per_node=2` (gloo, CPU) with an evaluation set
 that does not divide evenly: the distributed eval_bleu must equal the one-process score.
 
 Where the difference came from: the eval sampler pads the last batch with the first examples again
@@ -25,7 +25,7 @@ pytest.importorskip("torch.distributed")
 from tiny_seq2seq import copy_dataset, make_model, make_tokenizer  # noqa: E402
 
 WORKER = Path(__file__).resolve().parent / "trainer_torchrun_worker.py"
-EVAL_SIZE = 60  # the README's evaluation set: not a multiple of 2 processes x 16
+EVAL_SIZE = 60  # docs/training.md's evaluation set: not a multiple of 2 processes x 16
 TRAIN_STEPS = 120  # partly learnt: a score strictly between 0 and 1
 
 
@@ -37,7 +37,7 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def partly_trained(tmp_path_factory, bleu):
-    """A briefly trained tiny model, saved, and its one-process eval_bleu through the README recipe."""
+    """A briefly trained tiny model, saved, and its one-process eval_bleu through docs/training.md's recipe."""
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments, set_seed
 
     out = tmp_path_factory.mktemp("torchrun")

@@ -1,5 +1,5 @@
-"""Run by `torchrun --nproc_per_node=N` from tests/test_trainer_torchrun.py: the README's Trainer
-recipe (Seq2SeqTrainer, predict_with_generate) evaluating a saved tiny model on an evaluation set
+"""Run by `torchrun --nproc_per_node=N` from tests/test_trainer_torchrun.py: the Trainer recipe of
+docs/training.md (Seq2SeqTrainer, predict_with_generate) evaluating a saved tiny model on an evaluation set
 that does not divide evenly by N processes. Rank 0 writes the metrics of each way of evaluating.
 
     python -m torch.distributed.run --nproc_per_node=2 trainer_torchrun_worker.py MODEL_DIR SIZE OUT_JSON
