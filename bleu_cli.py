@@ -1,6 +1,6 @@
 """Score hypothesis files against reference files from the command line, in either of two grammars.
 
-    python bleu_cli.py                                   # from a terminal: the bundled example in examples/, and says so
+    python bleu_cli.py                                   # nothing piped in: the bundled example in examples/, says so
     python bleu_cli.py HYP [HYP ...] -r REF [REF ...]    # this module's grammar: files before -r are systems
     python bleu_cli.py REF [REF ...] -i HYP [HYP ...]    # sacreBLEU's grammar: files before -i are references
     cat HYP | python bleu_cli.py REF [REF ...]           # sacreBLEU's grammar, hypotheses on stdin
@@ -32,7 +32,7 @@ import sys
 import warnings
 from typing import Dict, List, Optional, Sequence
 
-from bleu_cli_files import Inputs, load, read_segments
+from bleu_cli_files import Inputs, load, read_segments, stdin_holds_text
 from bleu_cli_parser import PROG, build_parser, command_name
 from bleu_cli_render import Outcome, format_result, notes, render
 from bleu_cli_request import (
@@ -116,7 +116,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.self_bleu is not None:
         return diversity(parser, args)
     try:
-        request = request_from_args(args, stdin_is_terminal=sys.stdin is None or sys.stdin.isatty())
+        request = request_from_args(args, stdin_is_terminal=sys.stdin is None or sys.stdin.isatty(),
+                                    stdin_has_text=stdin_holds_text)
     except UsageError as error:
         parser.error(str(error))
     roles = request.roles

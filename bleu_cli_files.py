@@ -8,6 +8,9 @@ whitespace, then split at tabs; every line must have as many fields as the first
 
 from __future__ import annotations
 
+import os
+import select
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +27,27 @@ class Inputs:
     systems: Dict[str, List[str]]
     references: List[List[str]]
     notes: List[str] = field(default_factory=list)
+
+
+def stdin_holds_text(stream=None, wait_s: float = 0.05) -> bool:
+    """Whether stdin holds text, asked without waiting on it: a terminal, /dev/null, an empty file
+    or pipe hold none; a pipe with nothing ready after `wait_s` counts as empty (a harness that
+    never writes must not hang the command). May consume stdin's first byte: ask only when stdin
+    will not be read (no file named)."""
+    stream = sys.stdin if stream is None else stream
+    try:
+        if stream is None or stream.isatty():
+            return False
+        descriptor = stream.fileno()
+        mode = os.fstat(descriptor).st_mode
+    except (AttributeError, OSError, ValueError):  # closed, or replaced by an object without a descriptor
+        return False
+    if stat.S_ISREG(mode):
+        return os.fstat(descriptor).st_size > os.lseek(descriptor, 0, os.SEEK_CUR)
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        return False
+    ready, _, _ = select.select([descriptor], [], [], wait_s)
+    return bool(ready) and os.read(descriptor, 1) != b""
 
 
 def _read_text(path: str | Path, encoding: str) -> str:

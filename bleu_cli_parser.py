@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         "       %(prog)s --self-bleu FILE [options]                   (diversity of one file's lines)\n"
         "       %(prog)s                                              (the bundled example, in the clone)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Corpus BLEU (Papineni et al. 2002). With no arguments, from a terminal in the clone, scores the "
+        description="Corpus BLEU (Papineni et al. 2002). With no arguments and nothing on stdin, in the clone, scores the "
         "bundled example in examples/.\n\n"
         "  bleu_cli.py HYP [HYP ...] -r REF [REF ...]   files before -r are hypotheses (metric defaults, 0-1 scale)\n"
         "  bleu_cli.py REF [REF ...] -i HYP [HYP ...]   sacreBLEU's grammar: files before -i are references\n"

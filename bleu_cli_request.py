@@ -13,7 +13,7 @@ import argparse
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from bleu_cli_parser import FORMATS, TEST_SET_OPTIONS, command_name, seed_value
 from bleu_compare import DEFAULT_SAMPLES
@@ -125,21 +125,25 @@ def no_files_message(why: str) -> str:
             f"(--self-bleu FILE scores one file's lines against each other)")
 
 
-def _bundled_example(stdin_is_terminal: bool) -> Roles:
-    """No file named: the bundled example, only where it cannot hide a mistake. From a terminal in the
-    clone, it shows what the command does. With stdin not a terminal, stdin may hold hypotheses that
-    need references (scoring the example instead would print a number that is not theirs), or be empty
-    (a script): a usage error either way, read without waiting on stdin. Installed, the example is
-    not there (it ships with the clone only): a usage error too."""
-    if not stdin_is_terminal:
-        raise UsageError(no_files_message("stdin is not a terminal: hypotheses piped in need reference files"))
+def _bundled_example(stdin_has_text: Callable[[], bool]) -> Roles:
+    """No file named: the bundled example, unless that would hide a mistake. Text piped in without
+    references is one (scoring the example instead printed a number that was not theirs): a usage
+    error. A terminal, an empty pipe or /dev/null (a script, CI) score the example, as the README's
+    quick start does. Installed, the example is not there (it ships with the clone only): a usage
+    error too."""
+    if stdin_has_text():
+        raise UsageError(no_files_message("text on stdin: hypotheses piped in need reference files"))
     if not all(path.is_file() for path in [EXAMPLE_HYPOTHESES, *EXAMPLE_REFERENCES]):
         raise UsageError(no_files_message("the bundled example that scores with no arguments ships with the clone only"))
     return Roles(OURS, [str(EXAMPLE_HYPOTHESES)], [str(path) for path in EXAMPLE_REFERENCES], example=True)
 
 
-def resolve_roles(args: argparse.Namespace, stdin_is_terminal: bool) -> Roles:
-    """Decide the grammar and every file's role, or raise UsageError when that cannot be done one way."""
+def resolve_roles(
+    args: argparse.Namespace, stdin_is_terminal: bool, stdin_has_text: Callable[[], bool] = lambda: False
+) -> Roles:
+    """Decide the grammar and every file's role, or raise UsageError when that cannot be done one way.
+
+    `stdin_has_text` is asked only when no file is named (it may read stdin's first byte)."""
     if args.input and args.references:
         raise UsageError(
             "-i (sacreBLEU's grammar: REF ... -i HYP ...) and -r (HYP ... -r REF ...) give files opposite roles; "
@@ -160,7 +164,7 @@ def resolve_roles(args: argparse.Namespace, stdin_is_terminal: bool) -> Roles:
             )
         roles = Roles(SACREBLEU, [STDIN], list(args.files))
     else:
-        return _bundled_example(stdin_is_terminal)
+        return _bundled_example(stdin_has_text)
     named = roles.hypotheses + roles.references
     if STDIN in named and stdin_is_terminal:
         raise UsageError(f"{display(STDIN)} would be read from the terminal ({roles.describe()}); "
@@ -250,13 +254,16 @@ def _format(args: argparse.Namespace, grammar: str, environ: Mapping[str, str]) 
 
 
 def request_from_args(
-    args: argparse.Namespace, stdin_is_terminal: bool, environ: Optional[Mapping[str, str]] = None
+    args: argparse.Namespace,
+    stdin_is_terminal: bool,
+    environ: Optional[Mapping[str, str]] = None,
+    stdin_has_text: Callable[[], bool] = lambda: False,
 ) -> Request:
     """The one request both grammars map onto, or a UsageError naming what cannot be done."""
     environ = os.environ if environ is None else environ
     _refuse_test_sets(args)
     language_pair = args.language_pair
-    roles = resolve_roles(args, stdin_is_terminal)
+    roles = resolve_roles(args, stdin_is_terminal, stdin_has_text)
     paired = paired_request(args, roles)
     defaults = GRAMMAR_DEFAULTS[roles.grammar]
     if args.width is not None and args.width < 0:

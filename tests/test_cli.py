@@ -48,23 +48,59 @@ def test_no_arguments_scores_the_bundled_example_and_says_so():
     assert "signature        nrefs:2|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:" in completed.stdout
 
 
-@pytest.mark.parametrize("stdin", ["", "the cat sat on the mat\n"])
-def test_no_arguments_without_a_terminal_is_a_usage_error(stdin):
-    """With stdin not a terminal (a script, or hypotheses piped in with the references forgotten), no
-    file named is a usage error that says what to pass, read without waiting on stdin. Piped
-    hypotheses were once ignored and the bundled example's score printed (-b: 0.5870) as theirs."""
+@pytest.mark.parametrize("how", ["empty pipe", "devnull"])
+def test_no_arguments_from_a_script_scores_the_bundled_example(how):
+    """A script or CI (stdin an empty pipe or /dev/null) runs the README's quick start as typed."""
+    command = [sys.executable, str(REPO / "bleu_cli.py"), "--json"]
+    if how == "devnull":
+        completed = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, cwd=REPO)
+    else:
+        completed = run_cli("--json")
+    assert completed.returncode == 0, completed.stderr
+    hypotheses = read_segments(EXAMPLE_HYPOTHESES)
+    streams = [read_segments(path) for path in EXAMPLE_REFERENCES]
+    expected = sacrebleu.corpus_bleu(hypotheses, streams, smooth_method="none").score / 100
+    assert json.loads(completed.stdout)["bleu"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_hypotheses_piped_in_without_references_are_a_usage_error():
+    """Piped hypotheses with no reference named were once ignored and the bundled example's score
+    printed (-b: 0.5870) as theirs: now a usage error that says what to pass."""
+    stdin = "the cat sat on the mat\n"
     for args in ((), ("-b",)):
         completed = run_cli(*args, stdin=stdin)
         assert completed.returncode == 2 and completed.stdout == "" and "Traceback" not in completed.stderr
-        assert "bleu_cli.py: error: no files given (stdin is not a terminal" in completed.stderr
+        assert "bleu_cli.py: error: no files given (text on stdin: hypotheses piped in need reference files" in completed.stderr
         assert ("python bleu_cli.py HYPOTHESES -r REFERENCES [REFERENCES ...], or pipe the hypotheses and name the "
                 "references: cat HYPOTHESES | python bleu_cli.py REFERENCES") in completed.stderr
     # Named, the same stdin is scored: the hypotheses piped in, against the references named.
-    if stdin:
-        references = read_segments(EXAMPLE_REFERENCES[0])
-        piped = run_cli("-r", str(EXAMPLE_REFERENCES[0]), "--json", stdin=stdin * len(references))
-        assert piped.returncode == 0, piped.stderr
-        assert json.loads(piped.stdout) == compute_bleu([stdin.strip()] * len(references), references)
+    references = read_segments(EXAMPLE_REFERENCES[0])
+    piped = run_cli("-r", str(EXAMPLE_REFERENCES[0]), "--json", stdin=stdin * len(references))
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout) == compute_bleu([stdin.strip()] * len(references), references)
+
+
+def test_a_file_redirected_to_stdin_without_references_is_a_usage_error(tmp_path):
+    hypotheses = tmp_path / "hyp.txt"
+    hypotheses.write_text("the cat sat on the mat\n", encoding="utf-8")
+    with open(hypotheses, encoding="utf-8") as stdin:
+        completed = subprocess.run([sys.executable, str(REPO / "bleu_cli.py")], stdin=stdin, capture_output=True,
+                                   text=True, timeout=120, cwd=REPO)
+    assert completed.returncode == 2 and "text on stdin" in completed.stderr
+
+
+def test_a_pipe_that_stays_open_and_silent_does_not_hang_the_example():
+    """A harness that keeps stdin open and never writes: the probe waits 50 ms, then the example."""
+    process = subprocess.Popen([sys.executable, str(REPO / "bleu_cli.py"), "-b"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        process.wait(timeout=120)  # stdin stays open, unwritten, the whole time
+        out = process.stdout.read()
+    finally:
+        process.stdin.close()
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0 and out.strip() == "0.5870"
 
 
 def test_json_output_equals_the_metric(bleu):

@@ -151,7 +151,7 @@ def test_the_installed_files_work_in_a_fresh_virtual_environment(wheel, tmp_path
     main_end, terminal = pty.openpty()
     try:
         for stdin, why in ((terminal, "the bundled example that scores with no arguments ships with the clone only"),
-                           (subprocess.DEVNULL, "stdin is not a terminal")):
+                           (subprocess.DEVNULL, "the bundled example that scores with no arguments ships with the clone only")):
             completed = subprocess.run([str(venv / "bin" / "bleu")], stdin=stdin, cwd=outside, capture_output=True,
                                        text=True, timeout=120)
             assert completed.returncode == 2 and completed.stdout == "" and "Traceback" not in completed.stderr
