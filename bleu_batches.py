@@ -169,12 +169,12 @@ def sentence_bleu_batch(batch: Batch, prediction: str = "prediction", references
     return {**batch, column: scores.tolist()}
 
 
-def _as_table(batches: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]) -> pa.Table:
-    if isinstance(batches, pa.RecordBatch):
+def _as_table(batches: Union[pa.Table, pa.RecordBatch, Iterable[Union[pa.RecordBatch, pa.Table]]]) -> pa.Table:
+    if isinstance(batches, (pa.RecordBatch, pa.Table)):
         batches = [batches]
-    if not isinstance(batches, pa.Table):  # an engine may hand back large_list or other integer widths
-        batches = pa.Table.from_batches([batch.cast(STATISTICS_SCHEMA) for batch in batches], schema=STATISTICS_SCHEMA)
-    return batches.cast(STATISTICS_SCHEMA)
+    # RecordBatches and Tables alike; an engine may hand back large_list or other integer widths.
+    parts = [pa.Table.from_batches([part]) if isinstance(part, pa.RecordBatch) else part for part in batches]
+    return pa.concat_tables([part.cast(STATISTICS_SCHEMA) for part in parts] or [STATISTICS_SCHEMA.empty_table()])
 
 
 def statistics_matrix(table: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]) -> Tuple[np.ndarray, pa.Table]:
