@@ -34,6 +34,15 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
 BatchSize = Union[int, None, str]
 
 
+def _known_columns(ds: Any, *wanted: str) -> list:
+    """The columns when Ray knows them without running anything (then checked); else []: a pipeline
+    whose schema is unknown until it runs is not run twice, and a missing column fails in the job."""
+    columns = ds.columns(fetch_if_missing=False) or []
+    if columns:
+        check_columns(columns, *wanted)
+    return columns
+
+
 def sentence_bleu_column(
     ds: Any,
     prediction: str = "prediction",
@@ -49,8 +58,8 @@ def sentence_bleu_column(
     options; for filtering, sacreBLEU's sentence_bleu is smooth="exp", effective_order=True.
     `batch_size`: rows per call (None: whole blocks), as `map_batches` takes it."""
     options = engine_options(options, kind)
-    check_columns(ds.columns(), prediction, references)
-    if column in ds.columns():
+    columns = _known_columns(ds, prediction, references)
+    if column in columns:
         raise ValueError(f"the dataset already has a column {column!r}; pass column= another name")
     return ds.map_batches(sentence_bleu_batch, batch_format="pyarrow", batch_size=batch_size,
                           fn_args=(prediction, references, column, kind), fn_kwargs=options)
@@ -68,7 +77,7 @@ def statistics_dataset(
     """The statistics rows of `ds` (`bleu_batches.STATISTICS_SCHEMA`): one per batch (summed), or
     one per row with `per_segment=True`. Lazy."""
     options = engine_options(options, kind)
-    check_columns(ds.columns(), prediction, references)
+    _known_columns(ds, prediction, references)
     return ds.select_columns([prediction, references]).map_batches(
         statistics_batch, batch_format="pyarrow", batch_size=batch_size,
         fn_args=(prediction, references, per_segment, kind), fn_kwargs=options,
