@@ -180,7 +180,7 @@ def _as_table(batches: Union[pa.Table, pa.RecordBatch, Iterable[Union[pa.RecordB
 def statistics_matrix(table: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]) -> Tuple[np.ndarray, pa.Table]:
     """(the `bleu_statistics` column as a 2-D int64 array, the rows as one table); an error when
     the rows differ in width (text mixed with token ids, or different options)."""
-    table = _as_table(batches=table)
+    table = _as_table(table)
     values = table.column(STATISTICS).combine_chunks()
     if len(values) == 0:
         return np.zeros((0, 0), np.int64), table

@@ -145,20 +145,20 @@ def main() -> None:
           f"{os.cpu_count()} CPUs; load before: {os.getloadavg()[0]:.2f}; Python {platform.python_version()}")
     import pyarrow
     print(f"pyarrow {pyarrow.__version__}, numpy {np.__version__}")
-    print(f"{'engine':<22} {'seconds':>8} {'rows/s':>10} {'vs compute':>10} {'no-op s':>8} {'overhead':>9}")
+    print(f"{'engine':<32} {'seconds':>8} {'rows/s':>10} {'vs compute':>10} {'no-op s':>8} {'overhead':>9}")
     baseline, expected = None, None
     for engine in args.engines.split(","):
         if engine == "compute":
             seconds, expected = run_compute(args.rows)
             baseline = seconds
-            print(f"{'one-process compute':<22} {seconds:8.1f} {args.rows / seconds:10,.0f} {'1.00x':>10} {'-':>8} {'-':>9}")
+            print(f"{'one-process compute':<32} {seconds:8.1f} {args.rows / seconds:10,.0f} {'1.00x':>10} {'-':>8} {'-':>9}")
             continue
         seconds, noop, result, version = (run_spark if engine == "spark" else run_ray)(args.rows, partitions)
         if expected is not None:
             assert result == expected, (result, expected)
         ratio = f"{baseline / seconds:.2f}x" if baseline else "-"
         label = ("Spark local[2]" if engine == "spark" else "Ray, 2 CPUs") + f" ({version})"
-        print(f"{label:<22} {seconds:8.1f} {args.rows / seconds:10,.0f} {ratio:>10} {noop:8.1f} {noop / seconds:9.0%}")
+        print(f"{label:<32} {seconds:8.1f} {args.rows / seconds:10,.0f} {ratio:>10} {noop:8.1f} {noop / seconds:9.0%}")
     print(f"load after: {os.getloadavg()[0]:.2f}; results equal compute's exactly: {expected is not None}")
 
 
