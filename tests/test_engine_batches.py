@@ -87,7 +87,7 @@ def test_streaming_iterable_dataset_in_two_worker_processes(tmp_path):
     assert isinstance(stream, datasets.IterableDataset) and stream.num_shards == 3
     rows = stream.map(lambda batch: statistics_batch(batch, per_segment=False).to_pydict(), batched=True,
                       batch_size=256, remove_columns=["prediction", "references"])
-    loader = torch.utils.data.DataLoader(rows, batch_size=None, num_workers=2, collate_fn=lambda row: row)
+    loader = torch.utils.data.DataLoader(rows, batch_size=None, num_workers=2)
     accumulator = BleuAccumulator()
     for row in loader:
         accumulator.add_statistics(row["bleu_statistics"], num_refs=[row["min_refs"], row["max_refs"]],
