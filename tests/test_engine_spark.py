@@ -7,9 +7,14 @@ into partitions by `parallelize`, which keeps the rows' order (contiguous slices
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is a test dependency (requirements-test.txt)")
+if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+    pytest.skip("pyspark needs a Java runtime (17+); tests/install.sh installs one", allow_module_level=True)
 
 import bleu_spark  # noqa: E402
 from bleu_core import compute_bleu  # noqa: E402
