@@ -1,6 +1,6 @@
 """Corpus BLEU of synthetic WMT17 pairs through Spark local[2] and Ray (2 CPUs), against one process.
 
-    python bench/bench_engines.py --rows 10000000      # the issue's size (about 10-20 minutes on 2 cores)
+    python bench/bench_engines.py --rows 10000000      # the issue's size (about 5 minutes on 2 busy cores)
     python bench/bench_engines.py --rows 1000000 --engines compute,spark,ray
 
 Row i pairs system (i mod 16)'s line (i div 16) mod 3004 of WMT17 en-de with the reference line:
@@ -61,10 +61,6 @@ def pairs_of_ids(batch: pa.RecordBatch) -> pa.RecordBatch:
     ids = batch.column(0).to_numpy()
     return pairs(int(ids[0]), int(ids[-1]) + 1).to_batches()[0] if len(ids) else pa.RecordBatch.from_pylist(
         [], schema=pairs(0, 0).schema)
-
-
-def count_rows(table) -> int:
-    return table.num_rows
 
 
 def run_compute(rows: int) -> tuple:
