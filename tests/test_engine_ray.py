@@ -47,11 +47,14 @@ def corpus(cluster):
     return predictions, references, dataset(predictions, references, [700, 0, 1, 600, 699])
 
 
-@pytest.mark.parametrize("options", [{}, {"tokenizer": "intl", "smooth": "exp", "lowercase": True}])
+@pytest.mark.parametrize("options", [{}, {"tokenizer": "intl", "smooth": "exp", "lowercase": True},
+                                     {"target_language": "zh"}])
 def test_corpus_bleu_equals_compute(corpus, options):
+    """target_language with tokenizer="auto": each worker picks what the driver picks (zh here)."""
     predictions, references, ds = corpus
     expected = compute_bleu(predictions, references, **options)
     assert expected["signature"].startswith("nrefs:1-2|")
+    assert ("tok:zh" in expected["signature"]) == ("target_language" in options)
     assert bleu_ray.corpus_bleu(ds, **options) == expected
     assert bleu_ray.corpus_bleu(ds, batch_size=256, **options) == expected
 
