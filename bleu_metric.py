@@ -12,11 +12,13 @@ import evaluate
 # evaluate.load copies only the sibling modules this file imports itself (one per line, relative,
 # at column 0), and not their imports: so every helper module is imported here. Never put a
 # comment on these lines: evaluate reads the text after '#' on an import line as a download URL.
+from .bleu_batches import result_from_statistics_table
 from .bleu_compare import compare
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
 from .bleu_diversity import most_similar_pairs, pairwise, self_bleu
 from .bleu_inputs import TOKEN_IDS, as_list, validate_inputs
 from .bleu_mbr import mbr
+from .bleu_ray import corpus_bleu as ray_corpus_bleu
 from .bleu_reward import BleuReward, make_reward_function
 from .bleu_options import (
     OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, init_keywords, resolve_options, split_load_keywords,
@@ -25,6 +27,7 @@ from .bleu_pair_stats import resolve_many
 from .bleu_pairs import order_columns
 from .bleu_scoring import score_statistics
 from .bleu_significance import TestScorer
+from .bleu_spark import corpus_bleu as spark_corpus_bleu
 from .bleu_stats import ngram_statistics
 from .bleu_streaming import BleuAccumulator, score_from_statistics, statistics
 from .bleu_tensor import corpus_bleu as tensor_corpus_bleu, sentence_bleu as tensor_sentence_bleu, statistics as tensor_statistics
@@ -41,12 +44,12 @@ from .bleu_trainer import BleuComputeMetrics, make_compute_metrics
 from .bleu_trainer_batches import eval_prediction_ids
 from .bleu_trainer_gather import GatheredRows
 
-# Used through bleu_core, bleu_compare, bleu_trainer, bleu_diversity and bleu_mbr; imported here so
-# that evaluate.load copies their modules.
+# Used through bleu_core, bleu_compare, bleu_trainer, bleu_diversity and bleu_mbr, or imported by users
+# (bleu_spark, bleu_ray over bleu_batches); imported here so that evaluate.load copies their modules.
 HELPERS = (
     score_statistics, TestScorer, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
     MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM, eval_prediction_ids, GatheredRows, resolve_many,
-    order_columns, tensor_pair_matches,
+    order_columns, tensor_pair_matches, result_from_statistics_table, spark_corpus_bleu, ray_corpus_bleu,
 )
 
 _CITATION = """\
