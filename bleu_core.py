@@ -23,6 +23,7 @@ import numpy as np
 try:  # inside the package `evaluate.load` builds
     from .bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from .bleu_options import BleuOptions, resolve_options
+    from .bleu_parallel import AUTO, check_num_workers, chunk_starts, forked_rows, map_chunks, process_count, thread_count
     from .bleu_scoring import BleuScore, score_rows, score_statistics
     from .bleu_stats import encode_tokens, ngram_statistics, stat_width
     from .bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
@@ -30,6 +31,7 @@ try:  # inside the package `evaluate.load` builds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
+    from bleu_parallel import AUTO, check_num_workers, chunk_starts, forked_rows, map_chunks, process_count, thread_count
     from bleu_scoring import BleuScore, score_rows, score_statistics
     from bleu_stats import encode_tokens, ngram_statistics, stat_width
     from bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
@@ -38,9 +40,6 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
 # Segments per chunk (at most): large enough to amortise NumPy calls, small enough to bound memory
 # and to keep the chunk's arrays and hash tables in cache; 1,024 to 1,536 measured fastest here.
 CHUNK_SEGMENTS = 1280
-# Chunks run on up to this many threads; inputs under twice this many segments use one.
-MAX_THREADS = 4
-MIN_PARALLEL_SEGMENTS = 512
 # Comparing systems, a chunk holds every system's lines of its segments and the references: about
 # this many lines per chunk (17 systems: 284 segments) measured about 10% faster than 1,280 segments
 # on two threads, smaller chunks sharing the cores more evenly.
@@ -125,34 +124,30 @@ def options_for_token_ids(options: BleuOptions) -> BleuOptions:
     return dataclasses.replace(options, tokenizer=TokenIds())
 
 
-def _threads_for(options: BleuOptions, kind: str) -> int:
-    """Threads worth using: chunks run in parallel only where their work releases the GIL.
-
-    The 13a and none tokenizers and the n-gram counting are NumPy and Arrow calls, which release
-    the GIL; the other tokenizers (and user callables, which may not be thread-safe) run in one.
-    """
-    if kind == TEXT and not options.tokenizer.releases_gil:
-        return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, cores))
+def _workers(options: BleuOptions, kind: str, segments: int, num_workers: Any, lines: int = 1) -> Tuple[int, int]:
+    """(processes, threads in each) for `segments` segments; see `bleu_parallel`. Chunks share
+    threads only where their work releases the GIL: the 13a and none tokenizers' and the n-gram
+    counting's NumPy and Arrow calls (other tokenizers, user callables among them, run in one). `lines`: lines per segment."""
+    text = kind == TEXT
+    processes = process_count(num_workers, segments, text and options.tokenizer.runs_user_code, lines)
+    releases_gil = not text or options.tokenizer.releases_gil
+    return processes, thread_count(releases_gil, -(-segments // processes), processes)
 
 
-def _chunk_starts(count: int, threads: int, chunk_segments: int) -> Tuple[range, int]:
-    """Where each chunk of segments starts, and its size: a multiple of `threads` chunks, so none waits alone."""
-    chunks = -(-count // chunk_segments)
-    chunks = -(-chunks // threads) * threads
-    size = max(1, -(-count // chunks))
-    return range(0, count, size), size
+def _rows_on_threads(
+    predictions: Sequence[Any], references: Sequence[Sequence[Any]], options: BleuOptions, kind: str,
+    chunk_segments: int, rule: TokenIdRule, threads: int,
+) -> np.ndarray:
+    starts, size = chunk_starts(len(predictions), threads, chunk_segments)
 
+    def rows_of(start: int) -> np.ndarray:
+        chunk = predictions[start : start + size], references[start : start + size], options
+        return _chunk_statistics_text(*chunk) if kind == TEXT else _chunk_statistics_ids(*chunk, rule)
 
-def _map_chunks(rows_of: Callable[[int], Any], starts: range, threads: int) -> list:
-    if threads > 1 and len(starts) > 1:
-        with ThreadPoolExecutor(threads) as pool:
-            return list(pool.map(rows_of, starts))
-    return [rows_of(start) for start in starts]
+    parts = map_chunks(rows_of, starts, threads)
+    if not parts:
+        return np.zeros((0, stat_width(options.orders)), dtype=np.int64)
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def segment_statistics(
@@ -162,25 +157,22 @@ def segment_statistics(
     kind: str = TEXT,
     chunk_segments: int = CHUNK_SEGMENTS,
     rule: TokenIdRule = DEFAULT_RULE,
+    num_workers: Any = 1,
 ) -> np.ndarray:
     """Statistics rows (see `bleu_stats`) for checked inputs: one row per prediction; for token
     ids, after dropping the ids of `rule` (see `bleu_token_ids`).
 
     Chunks of segments are independent (the rows of a chunk depend on it alone), so they run on
-    a few threads when that helps; a small input is split so both cores get a share.
+    a few threads when that helps, and in `num_workers` processes (see `bleu_parallel`).
     """
-    count = len(predictions)
-    threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
-    starts, size = _chunk_starts(count, threads, chunk_segments)
-
-    def rows_of(start: int) -> np.ndarray:
-        chunk = predictions[start : start + size], references[start : start + size], options
-        return _chunk_statistics_text(*chunk) if kind == TEXT else _chunk_statistics_ids(*chunk, rule)
-
-    parts = _map_chunks(rows_of, starts, threads)
-    if not parts:
-        return np.zeros((0, stat_width(options.orders)), dtype=np.int64)
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+    processes, threads = _workers(options, kind, len(predictions), num_workers)
+    if processes == 1:
+        return _rows_on_threads(predictions, references, options, kind, chunk_segments, rule, threads)
+    return forked_rows(
+        (len(predictions), stat_width(options.orders)),
+        lambda a, b: _rows_on_threads(predictions[a:b], references[a:b], options, kind, chunk_segments, rule, threads),
+        processes,
+    )
 
 
 def _chunk_systems_statistics(
@@ -196,33 +188,52 @@ def _chunk_systems_statistics(
     return [rows[k * segments : (k + 1) * segments] for k in range(len(systems))]
 
 
+def _systems_on_threads(
+    systems: Sequence[Sequence[Any]], references: Sequence[Sequence[Any]], options: BleuOptions, kind: str,
+    chunk_segments: int, threads: int,
+) -> np.ndarray:
+    """(systems, segments, width) rows, chunks on `threads` threads."""
+    starts, size = chunk_starts(len(references), threads, chunk_segments)
+
+    def rows_of(start: int) -> List[np.ndarray]:
+        chunk = [system[start : start + size] for system in systems]
+        return _chunk_systems_statistics(chunk, references[start : start + size], options, kind)
+
+    parts = map_chunks(rows_of, starts, threads)
+    if not parts:
+        return np.zeros((len(systems), 0, stat_width(options.orders)), dtype=np.int64)
+    return np.stack([np.concatenate([part[k] for part in parts]) for k in range(len(systems))])
+
+
 def systems_statistics(
     systems: Sequence[Sequence[Any]],
     references: Sequence[Sequence[Any]],
     options: BleuOptions,
     kind: str = TEXT,
     chunk_segments: Optional[int] = None,
+    num_workers: Any = 1,
 ) -> List[np.ndarray]:
     """Statistics rows of several systems' checked predictions against the same references.
 
     Equal to `segment_statistics` of each system, but each chunk of the references is tokenized
     once for all systems (comparing 17 systems, that was a third of the time), and its n-grams
     counted once (see `ngram_statistics`). `chunk_segments` None: about SYSTEMS_CHUNK_LINES lines.
+    `num_workers`: processes, as for `segment_statistics`.
     """
     count = len(references)
     if chunk_segments is None:
         chunk_segments = max(1, SYSTEMS_CHUNK_LINES // (len(systems) + 1))
-    threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
-    starts, size = _chunk_starts(count, threads, chunk_segments)
-
-    def rows_of(start: int) -> List[np.ndarray]:
-        chunk = [system[start : start + size] for system in systems]
-        return _chunk_systems_statistics(chunk, references[start : start + size], options, kind)
-
-    parts = _map_chunks(rows_of, starts, threads)
-    if not parts:
-        return [np.zeros((0, stat_width(options.orders)), dtype=np.int64) for _ in systems]
-    return [np.concatenate([part[k] for part in parts]) for k in range(len(systems))]
+    processes, threads = _workers(options, kind, count, num_workers, lines=len(systems) + 1)
+    if processes == 1:
+        rows = _systems_on_threads(systems, references, options, kind, chunk_segments, threads)
+    else:
+        rows = forked_rows(
+            (len(systems), count, stat_width(options.orders)),
+            lambda a, b: _systems_on_threads([s[a:b] for s in systems], references[a:b], options, kind,
+                                             chunk_segments, threads),
+            processes,
+        )
+    return list(rows)
 
 
 def score(totals: Sequence[int], options: BleuOptions) -> BleuScore:
@@ -322,13 +333,16 @@ def result_from_statistics(
     return result
 
 
-def check_run_options(return_sentence_scores: Any, bootstrap_samples: Any, bootstrap_seed: Any) -> None:
+def check_run_options(
+    return_sentence_scores: Any, bootstrap_samples: Any, bootstrap_seed: Any, num_workers: Any = AUTO
+) -> None:
     if not isinstance(return_sentence_scores, bool):
         raise TypeError(f"return_sentence_scores must be True or False, not {return_sentence_scores!r}")
     if isinstance(bootstrap_samples, bool) or not isinstance(bootstrap_samples, (int, np.integer)) or bootstrap_samples < 0:
         raise ValueError(f"bootstrap_samples must be an integer >= 0 (0 turns it off), not {bootstrap_samples!r}")
     if bootstrap_seed is not None and (isinstance(bootstrap_seed, bool) or not isinstance(bootstrap_seed, (int, np.integer))):
         raise TypeError(f"bootstrap_seed must be an integer or None, not {bootstrap_seed!r}")
+    check_num_workers(num_workers)
 
 
 # The per-call options (beside the BLEU options), read off the function that checks them.
@@ -357,20 +371,21 @@ def statistics_of_inputs(
     options: BleuOptions,
     kind: Optional[str] = None,
     rule: Optional[TokenIdRule] = None,
+    num_workers: Any = AUTO,
 ) -> Tuple[np.ndarray, List[int], BleuOptions]:
     """Check raw inputs and count them: (statistics rows, references per segment, options).
 
     `kind` requires `text` or `token_ids` (None detects it). The options come back as they apply
     to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`. Token ids
     are counted after dropping the ids of `rule` (None: negative ids only; see `bleu_token_ids`);
-    a rule that lists ids is an error for text.
+    a rule that lists ids is an error for text. `num_workers`: processes (see `bleu_parallel`).
     """
     preds, refs, kind = validate_inputs(predictions, references, kind)
     if kind == TOKEN_IDS:
         options = options_for_token_ids(options)
     else:
         refuse_for_text(rule)
-    stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE)
+    stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE, num_workers=num_workers)
     return stats, reference_counts(refs), options
 
 
@@ -383,16 +398,21 @@ def compute_bleu(
     kind: Optional[str] = None,
     ignore_ids: Any = None,
     pad_id: Any = None,
+    num_workers: Any = AUTO,
     **options: Any,
 ) -> Dict[str, Any]:
     """BLEU of predictions against references; the options are those of `resolve_options`.
 
     `kind` requires inputs of one kind (`text` or `token_ids`); None detects it. `ignore_ids`
     (alias `pad_id`) lists token ids to drop besides the negative ones (see `bleu_token_ids`).
+    `num_workers`: "auto" (processes for large inputs only), 1 (this process) or n processes;
+    the numbers are the same whatever it is (see `bleu_parallel`).
     """
-    check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed)
+    check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers)
     rule = token_id_rule(ignore_ids, pad_id)
-    stats, num_refs, used = statistics_of_inputs(predictions, references, resolve_options(**options), kind, rule)
+    stats, num_refs, used = statistics_of_inputs(
+        predictions, references, resolve_options(**options), kind, rule, num_workers
+    )
     return result_from_statistics(stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed)
 
 
