@@ -144,9 +144,9 @@ Args:
     pad_id (`int`, token ids only): an alias of `ignore_ids` for one id (`pad_id=0` is
         `ignore_ids=[0]`).
     num_workers (`int` or `"auto"`, default `"auto"`): processes that tokenize and count. `"auto"`
-        forks one per core only for large inputs (100,000 segments and more, on Linux, from a
-        program with one thread, with this module's tokenizers); `1`: this process alone; `n`: n
-        forked processes. The numbers are the same whatever it is (docs/scaling.md).
+        forks one per core only for large inputs (100,000 segments and more, on Linux, called from
+        the main thread, with this module's tokenizers); `1`: this process alone; `n`: n forked
+        processes. The numbers are the same whatever it is (docs/scaling.md).
     sacreBLEU's names work too: tokenize=, smooth_method=, max_ngram_order= and (evaluate's
     `sacrebleu`) use_effective_order=. Options given to `evaluate.load(path, ...)` become the
     metric's defaults, which a call's options override.

@@ -14,10 +14,9 @@ result is the one-process result, bit for bit. Two ways to use more than one cor
   The calling process counts blocks too. Start-up costs a few milliseconds per worker.
 
 `num_workers`: None or "auto" (the default) uses processes only where they pay and are safe: at
-least PROCESS_MIN_SEGMENTS segments, more than one usable core, Linux's `fork`, one Python thread
-in the caller (forking a threaded program, such as a web server, can deadlock its children) and
-one of this module's own tokenizers (a user's callable may keep state a child's copy would
-lose). 1 is one process (chunks on threads as before); an int n is n processes, whatever the
+least PROCESS_MIN_SEGMENTS segments, more than one usable core, Linux's `fork`, a call from the
+main thread (a web server scoring in request threads is left alone) and one of this module's own
+tokenizers (a user's callable may keep state a child's copy would lose, or not survive a fork). 1 is one process (chunks on threads as before); an int n is n processes, whatever the
 input and the tokenizer (a user callable then runs in forked copies: fine for a pure function).
 """
 
@@ -78,9 +77,12 @@ def fork_available() -> bool:
 
 
 def _auto_may_fork() -> bool:
-    """Forking on its own initiative only on Linux (macOS frameworks are not fork-safe) and from a
-    program with one Python thread (another thread may hold a lock the children would inherit)."""
-    return sys.platform.startswith("linux") and fork_available() and threading.active_count() == 1
+    """Forking on its own initiative only on Linux (macOS frameworks are not fork-safe) and from the
+    main thread: a server that scores in request threads keeps to one process. Other threads may be
+    alive (tqdm's monitor is, after any progress bar): a child runs only NumPy and Arrow calls on
+    its blocks, and CPython remakes the locks it needs (the GIL, imports, logging) after a fork."""
+    return (sys.platform.startswith("linux") and fork_available()
+            and threading.current_thread() is threading.main_thread())
 
 
 def process_count(num_workers: Any, segments: int, user_code: bool = False, lines: int = 1) -> int:
@@ -114,6 +116,8 @@ def thread_count(releases_gil: bool, segments: int, processes: int = 1) -> int:
 
 def chunk_starts(count: int, threads: int, chunk_segments: int) -> Tuple[range, int]:
     """Where each chunk of segments starts, and its size: a multiple of `threads` chunks, so none waits alone."""
+    if count == 0:
+        return range(0), 1
     chunks = -(-count // chunk_segments)
     chunks = -(-chunks // threads) * threads
     size = max(1, -(-count // chunks))
@@ -175,43 +179,51 @@ def _shared_int64(shape: Sequence[int]) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, max(1, size) * 8), dtype=np.int64, count=size).reshape(shape)
 
 
+def _start_children(context: Any, count: int, arguments: tuple, children: list) -> None:
+    """Fork `count` workers, each with the write end of a pipe for its outcome; the collector's
+    objects frozen meanwhile, so the children's collections do not write to (and so copy) every
+    page of the parent's inputs. A caller's own frozen objects stay frozen."""
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
+    try:
+        for _ in range(count):
+            receiver, sender = context.Pipe(duplex=False)
+            child = context.Process(target=_child, args=(*arguments, sender), daemon=True)
+            child.start()
+            sender.close()
+            children.append((child, receiver))
+    finally:
+        if freeze:
+            gc.unfreeze()
+
+
+def _outcome(child: Any, receiver: Any) -> Optional[BaseException]:
+    """None when the child counted its blocks, else the exception to raise."""
+    try:
+        return receiver.recv()
+    except EOFError:
+        child.join()
+        return RuntimeError(f"a BLEU worker process ended with exit code {child.exitcode} before "
+                            "writing its rows; pass num_workers=1 to count in this process")
+    except Exception as unreadable:  # an exception pickled but not unpickled
+        return RuntimeError(f"a BLEU worker process failed, and its error could not be read back "
+                            f"({unreadable}); pass num_workers=1 to see it raised here")
+
+
 def forked_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int) -> np.ndarray:
     """An int64 array of `shape` (segments on axis -2), rows [a, b) filled by `rows_of(a, b)`, by
-    this process and `processes - 1` forked ones; a worker's exception is raised here.
-
-    The collector's objects are frozen while forking, so the children's collections do not write
-    to (and so copy) every page of the parent's inputs.
-    """
+    this process and `processes - 1` forked ones; a worker's exception is raised here."""
     segments = shape[-2]
     context = multiprocessing.get_context("fork")
     counter = context.Value("q", 0)
     out = _shared_int64(shape)
     block = _block_size(segments, processes)
-    children = []
-    gc.freeze()
+    children: list = []
     try:
-        for _ in range(processes - 1):
-            receiver, sender = context.Pipe(duplex=False)
-            child = context.Process(target=_child, args=(rows_of, out, counter, block, sender), daemon=True)
-            child.start()
-            sender.close()
-            children.append((child, receiver))
-    finally:
-        gc.unfreeze()
-    try:
+        _start_children(context, processes - 1, (rows_of, out, counter, block), children)
         _count_blocks(rows_of, out, counter, block)
-        error: Optional[BaseException] = None
-        for child, receiver in children:
-            try:
-                message = receiver.recv()
-            except EOFError:
-                child.join()
-                message = RuntimeError(f"a BLEU worker process ended with exit code {child.exitcode} before "
-                                       "sending its rows; pass num_workers=1 to count in this process")
-            except Exception as unreadable:  # an exception pickled but not unpickled
-                message = RuntimeError(f"a BLEU worker process failed, and its error could not be read back "
-                                       f"({unreadable}); pass num_workers=1 to see it raised here")
-            error = error or message
+        errors = [_outcome(child, receiver) for child, receiver in children]
     except BaseException:
         _stop_everyone(counter, segments)
         for child, _ in children:
@@ -221,6 +233,7 @@ def forked_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int) -> np.n
         for child, receiver in children:
             child.join()
             receiver.close()
-    if error is not None:
-        raise error
+    for error in errors:
+        if error is not None:
+            raise error
     return out.copy()  # a private copy: the shared mapping would be shared with later forks too
