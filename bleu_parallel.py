@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import gc
 import mmap
-import multiprocessing
 import os
 import sys
 import threading
@@ -73,7 +72,7 @@ def check_num_workers(num_workers: Any) -> None:
 
 def fork_available() -> bool:
     """Whether worker processes can be forked here (POSIX `fork`; not Windows)."""
-    return "fork" in multiprocessing.get_all_start_methods()
+    return hasattr(os, "fork")
 
 
 def _auto_may_fork() -> bool:
@@ -214,6 +213,8 @@ def _outcome(child: Any, receiver: Any) -> Optional[BaseException]:
 def forked_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int) -> np.ndarray:
     """An int64 array of `shape` (segments on axis -2), rows [a, b) filled by `rows_of(a, b)`, by
     this process and `processes - 1` forked ones; a worker's exception is raised here."""
+    import multiprocessing  # only here: the CLI's start-up does not pay for it
+
     segments = shape[-2]
     context = multiprocessing.get_context("fork")
     counter = context.Value("q", 0)
