@@ -4,14 +4,15 @@ The corpus is bench/benchmark.py's (the 16 WMT17 en-de systems, each copy's line
 cache helps; synthetic when ../shared/data is absent), scored end to end by `bleu_core`: checks,
 13a tokenizing, counting, scoring. Rows, for each size:
 
-- `1`: one process, chunks on threads as the module always did (num_workers=1);
+- `1 thread`: one process on one thread (num_workers=1 with bleu_parallel.MAX_THREADS = 1): one core;
+- `1`: one process, chunks on threads as the module did before num_workers (num_workers=1);
 - `2` ... `--max-workers` (default: every usable core): that many processes;
 - `auto`: what the default chooses here (1 below its threshold).
 
 Columns: corpus BLEU (`compute`), with sentence scores (`return_sentence_scores=True`), and the
 statistics of a comparison (`systems_statistics`, the part of `compare` that workers share:
 16 systems on a tenth of the segments each, so as many lines), each as the best of --repeat wall
-times and as speed-up over `1`. The configurations take turns within each repeat, so a burst of
+times and as speed-up over `1 thread` (x) and over `1` (x threads). The configurations take turns within each repeat, so a burst of
 another program's load spreads over all of them; the load average is printed before and after.
 Every result is checked equal to the one-process result (exact: the statistics are integers).
 
@@ -40,9 +41,11 @@ from benchmark import _machine, build_corpus  # noqa: E402
 from bleu_core import compute_bleu, systems_statistics  # noqa: E402
 from bleu_inputs import validate_inputs  # noqa: E402
 from bleu_options import resolve_options  # noqa: E402
+import bleu_parallel  # noqa: E402
 from bleu_parallel import AUTO, process_count, usable_cores  # noqa: E402
 
 SYSTEMS = 16
+ONE_THREAD = "1 thread"
 
 
 def load() -> str:
@@ -82,9 +85,12 @@ def measure(segments: int, configurations: List[Any], repeat: int) -> Dict[Any, 
     for _ in range(repeat):
         for name, run in runs.items():
             for config in configurations:
+                saved = bleu_parallel.MAX_THREADS
+                bleu_parallel.MAX_THREADS = 1 if config == ONE_THREAD else saved
                 start = time.perf_counter()
-                result = run(config)
+                result = run(1 if config == ONE_THREAD else config)
                 elapsed = time.perf_counter() - start
+                bleu_parallel.MAX_THREADS = saved
                 if not same(result, expected[name]):
                     raise AssertionError(f"{name} with num_workers={config} differs from one process")
                 best[config][name] = min(best[config][name], elapsed)
@@ -99,15 +105,16 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{_machine()}; {usable_cores()} usable cores; {platform.system()}")
     print(f"corpus: {build_corpus(1)[2]}; best of {args.repeat}; load average before: {load()}")
-    configurations: List[Any] = [1, *range(2, args.max_workers + 1), AUTO]
+    configurations: List[Any] = [ONE_THREAD, 1, *range(2, args.max_workers + 1), AUTO]
     for segments in args.sizes:
         best = measure(segments, configurations, args.repeat)
         names = list(best[1])
         print(f"\n{segments:,} segments (auto: {process_count(AUTO, segments)} process(es) here; load {load()})")
-        print("| num_workers | " + " | ".join(f"{name} s | x" for name in names) + " |")
-        print("|---|" + "---:|---:|" * len(names))
+        print("| num_workers | " + " | ".join(f"{name} s | x | x threads" for name in names) + " |")
+        print("|---|" + "---:|---:|---:|" * len(names))
         for config in configurations:
-            cells = [f"{best[config][name]:.3f} | {best[1][name] / best[config][name]:.2f}" for name in names]
+            cells = [f"{best[config][name]:.3f} | {best[ONE_THREAD][name] / best[config][name]:.2f} | "
+                     f"{best[1][name] / best[config][name]:.2f}" for name in names]
             print(f"| {config} | " + " | ".join(cells) + " |")
     print(f"\nload average after: {load()}")
 
