@@ -23,7 +23,7 @@ import numpy as np
 try:  # inside the package `evaluate.load` builds
     from .bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from .bleu_options import BleuOptions, resolve_options
-    from .bleu_parallel import AUTO, check_num_workers, chunk_starts, forked_rows, map_chunks, process_count, thread_count
+    from .bleu_parallel import AUTO, check_num_workers, counted_rows, forked_rows, process_count, thread_count
     from .bleu_scoring import BleuScore, score_rows, score_statistics
     from .bleu_stats import encode_tokens, ngram_statistics, stat_width
     from .bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
@@ -31,7 +31,7 @@ try:  # inside the package `evaluate.load` builds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
-    from bleu_parallel import AUTO, check_num_workers, chunk_starts, forked_rows, map_chunks, process_count, thread_count
+    from bleu_parallel import AUTO, check_num_workers, counted_rows, forked_rows, process_count, thread_count
     from bleu_scoring import BleuScore, score_rows, score_statistics
     from bleu_stats import encode_tokens, ngram_statistics, stat_width
     from bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
@@ -125,29 +125,13 @@ def options_for_token_ids(options: BleuOptions) -> BleuOptions:
 
 
 def _workers(options: BleuOptions, kind: str, segments: int, num_workers: Any, lines: int = 1) -> Tuple[int, int]:
-    """(processes, threads in each) for `segments` segments; see `bleu_parallel`. Chunks share
-    threads only where their work releases the GIL: the 13a and none tokenizers' and the n-gram
-    counting's NumPy and Arrow calls (other tokenizers, user callables among them, run in one). `lines`: lines per segment."""
+    """(processes, threads in each) for `segments` segments of `lines` lines; see `bleu_parallel`.
+    Chunks share threads only where their work releases the GIL: the 13a and none tokenizers' and
+    the n-gram counting's NumPy and Arrow calls (other tokenizers and user callables run in one)."""
     text = kind == TEXT
     processes = process_count(num_workers, segments, text and options.tokenizer.runs_user_code, lines)
     releases_gil = not text or options.tokenizer.releases_gil
     return processes, thread_count(releases_gil, -(-segments // processes), processes)
-
-
-def _rows_on_threads(
-    predictions: Sequence[Any], references: Sequence[Sequence[Any]], options: BleuOptions, kind: str,
-    chunk_segments: int, rule: TokenIdRule, threads: int,
-) -> np.ndarray:
-    starts, size = chunk_starts(len(predictions), threads, chunk_segments)
-
-    def rows_of(start: int) -> np.ndarray:
-        chunk = predictions[start : start + size], references[start : start + size], options
-        return _chunk_statistics_text(*chunk) if kind == TEXT else _chunk_statistics_ids(*chunk, rule)
-
-    parts = map_chunks(rows_of, starts, threads)
-    if not parts:
-        return np.zeros((0, stat_width(options.orders)), dtype=np.int64)
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def segment_statistics(
@@ -166,13 +150,12 @@ def segment_statistics(
     a few threads when that helps, and in `num_workers` processes (see `bleu_parallel`).
     """
     processes, threads = _workers(options, kind, len(predictions), num_workers)
-    if processes == 1:
-        return _rows_on_threads(predictions, references, options, kind, chunk_segments, rule, threads)
-    return forked_rows(
-        (len(predictions), stat_width(options.orders)),
-        lambda a, b: _rows_on_threads(predictions[a:b], references[a:b], options, kind, chunk_segments, rule, threads),
-        processes,
-    )
+
+    def rows_of(start: int, stop: int) -> np.ndarray:
+        chunk = predictions[start:stop], references[start:stop], options
+        return _chunk_statistics_text(*chunk) if kind == TEXT else _chunk_statistics_ids(*chunk, rule)
+
+    return counted_rows((len(predictions), stat_width(options.orders)), rows_of, processes, threads, chunk_segments)
 
 
 def _chunk_systems_statistics(
@@ -186,23 +169,6 @@ def _chunk_systems_statistics(
     segments = len(references)
     rows = ngram_statistics(ids, lengths, segments, owner, options.orders, options.ref_length, systems=len(systems))
     return [rows[k * segments : (k + 1) * segments] for k in range(len(systems))]
-
-
-def _systems_on_threads(
-    systems: Sequence[Sequence[Any]], references: Sequence[Sequence[Any]], options: BleuOptions, kind: str,
-    chunk_segments: int, threads: int,
-) -> np.ndarray:
-    """(systems, segments, width) rows, chunks on `threads` threads."""
-    starts, size = chunk_starts(len(references), threads, chunk_segments)
-
-    def rows_of(start: int) -> List[np.ndarray]:
-        chunk = [system[start : start + size] for system in systems]
-        return _chunk_systems_statistics(chunk, references[start : start + size], options, kind)
-
-    parts = map_chunks(rows_of, starts, threads)
-    if not parts:
-        return np.zeros((len(systems), 0, stat_width(options.orders)), dtype=np.int64)
-    return np.stack([np.concatenate([part[k] for part in parts]) for k in range(len(systems))])
 
 
 def systems_statistics(
@@ -224,16 +190,13 @@ def systems_statistics(
     if chunk_segments is None:
         chunk_segments = max(1, SYSTEMS_CHUNK_LINES // (len(systems) + 1))
     processes, threads = _workers(options, kind, count, num_workers, lines=len(systems) + 1)
-    if processes == 1:
-        rows = _systems_on_threads(systems, references, options, kind, chunk_segments, threads)
-    else:
-        rows = forked_rows(
-            (len(systems), count, stat_width(options.orders)),
-            lambda a, b: _systems_on_threads([s[a:b] for s in systems], references[a:b], options, kind,
-                                             chunk_segments, threads),
-            processes,
-        )
-    return list(rows)
+
+    def rows_of(start: int, stop: int) -> np.ndarray:
+        chunk = [system[start:stop] for system in systems]
+        return np.stack(_chunk_systems_statistics(chunk, references[start:stop], options, kind))
+
+    shape = (len(systems), count, stat_width(options.orders))
+    return list(counted_rows(shape, rows_of, processes, threads, chunk_segments))
 
 
 def score(totals: Sequence[int], options: BleuOptions) -> BleuScore:
@@ -253,9 +216,14 @@ def bleu_rows(stats: np.ndarray, options: BleuOptions, libm: bool = True) -> np.
     ).bleu
 
 
-def sentence_scores(stats: np.ndarray, options: BleuOptions) -> List[float]:
-    """One BLEU per segment, from that segment's own statistics row."""
-    return bleu_rows(stats, options).tolist()
+def sentence_scores(stats: np.ndarray, options: BleuOptions, num_workers: Any = 1) -> List[float]:
+    """One BLEU per segment, from that segment's own statistics row; in `num_workers` processes
+    for many rows (each row's score is its own, so the pieces are the one-process scores)."""
+    processes = process_count(num_workers, len(stats))
+    if processes == 1:
+        return bleu_rows(stats, options).tolist()
+    scores = forked_rows((len(stats), 1), lambda a, b: bleu_rows(stats[a:b], options)[:, None], processes, np.float64)
+    return scores.ravel().tolist()
 
 
 # Resampling draws are made in blocks of about this many segment indices, to bound memory.
@@ -322,12 +290,14 @@ def result_from_statistics(
     return_sentence_scores: bool = False,
     bootstrap_samples: int = 0,
     bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
+    num_workers: Any = 1,
 ) -> Dict[str, Any]:
-    """The metric's result dict from per-segment statistics rows."""
+    """The metric's result dict from per-segment statistics rows (sentence scores in `num_workers`
+    processes)."""
     result: Dict[str, Any] = score(stats.sum(axis=0), options).as_dict()
     result["signature"] = options.signature(num_refs)
     if return_sentence_scores:
-        result["sentence_bleu"] = sentence_scores(stats, options)
+        result["sentence_bleu"] = sentence_scores(stats, options, num_workers)
     if bootstrap_samples:
         result.update(confidence_interval(bootstrap_scores(stats, options, bootstrap_samples, bootstrap_seed)))
     return result
@@ -413,7 +383,9 @@ def compute_bleu(
     stats, num_refs, used = statistics_of_inputs(
         predictions, references, resolve_options(**options), kind, rule, num_workers
     )
-    return result_from_statistics(stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed)
+    return result_from_statistics(
+        stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers
+    )
 
 
 def segment_tokens(line: str, options: BleuOptions) -> List[str]:

@@ -134,6 +134,20 @@ def map_chunks(rows_of: Callable[[int], Any], starts: range, threads: int) -> li
 RowsOf = Callable[[int, int], np.ndarray]
 
 
+def counted_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int, threads: int, chunk_segments: int) -> np.ndarray:
+    """An int64 array of `shape` (segments on axis -2) made of `rows_of(a, b)` for chunks [a, b)
+    of at most `chunk_segments` segments: on `threads` threads in each of `processes` processes."""
+
+    def block(start: int, stop: int) -> np.ndarray:
+        firsts, size = chunk_starts(stop - start, threads, chunk_segments)
+        parts = map_chunks(lambda first: rows_of(start + first, min(start + first + size, stop)), firsts, threads)
+        if not parts:
+            return np.zeros((*shape[:-2], 0, shape[-1]), dtype=np.int64)
+        return np.concatenate(parts, axis=-2) if len(parts) > 1 else parts[0]
+
+    return block(0, shape[-2]) if processes == 1 else forked_rows(shape, block, processes)
+
+
 def _block_size(segments: int, processes: int) -> int:
     return max(1, min(BLOCK_SEGMENTS, -(-segments // (processes * BLOCKS_PER_WORKER))))
 
@@ -171,11 +185,12 @@ def _child(rows_of: RowsOf, out: np.ndarray, counter: Any, block: int, connectio
         connection.close()
 
 
-def _shared_int64(shape: Sequence[int]) -> np.ndarray:
-    """An int64 array in anonymous shared memory (it keeps the mapping alive): forked children's
-    writes are seen by the parent."""
+def _shared_array(shape: Sequence[int], dtype: type) -> np.ndarray:
+    """An array in anonymous shared memory (it keeps the mapping alive): forked children's writes
+    are seen by the parent."""
     size = int(np.prod(shape))
-    return np.frombuffer(mmap.mmap(-1, max(1, size) * 8), dtype=np.int64, count=size).reshape(shape)
+    buffer = mmap.mmap(-1, max(1, size) * np.dtype(dtype).itemsize)
+    return np.frombuffer(buffer, dtype=dtype, count=size).reshape(shape)
 
 
 def _start_children(context: Any, count: int, arguments: tuple, children: list) -> None:
@@ -210,15 +225,15 @@ def _outcome(child: Any, receiver: Any) -> Optional[BaseException]:
                             f"({unreadable}); pass num_workers=1 to see it raised here")
 
 
-def forked_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int) -> np.ndarray:
-    """An int64 array of `shape` (segments on axis -2), rows [a, b) filled by `rows_of(a, b)`, by
-    this process and `processes - 1` forked ones; a worker's exception is raised here."""
+def forked_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int, dtype: type = np.int64) -> np.ndarray:
+    """An array of `shape` (segments on axis -2), rows [a, b) filled by `rows_of(a, b)`, by this
+    process and `processes - 1` forked ones; a worker's exception is raised here."""
     import multiprocessing  # only here: the CLI's start-up does not pay for it
 
     segments = shape[-2]
     context = multiprocessing.get_context("fork")
     counter = context.Value("q", 0)
-    out = _shared_int64(shape)
+    out = _shared_array(shape, dtype)
     block = _block_size(segments, processes)
     children: list = []
     try:

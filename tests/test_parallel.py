@@ -242,13 +242,14 @@ def forks(monkeypatch) -> list:
     monkeypatch.setattr(bleu_parallel, "MIN_SEGMENTS_PER_WORKER", 500)
     monkeypatch.setattr(bleu_parallel, "usable_cores", lambda: 2)
     calls: list = []
-    original = bleu_core.forked_rows
+    original = bleu_parallel.forked_rows
 
-    def recording(shape, rows_of, processes):
+    def recording(shape, rows_of, processes, *dtype):
         calls.append(processes)
-        return original(shape, rows_of, processes)
+        return original(shape, rows_of, processes, *dtype)
 
-    monkeypatch.setattr(bleu_core, "forked_rows", recording)
+    monkeypatch.setattr(bleu_parallel, "forked_rows", recording)  # counting
+    monkeypatch.setattr(bleu_core, "forked_rows", recording)  # sentence scores
     return calls
 
 
@@ -258,8 +259,12 @@ def test_auto_forks_large_inputs_only(forks, corpus):
         pytest.skip("auto forks only on Linux")
     expected = compute_bleu(hypotheses, references, num_workers=1)
     assert compute_bleu(hypotheses, references) == expected and forks == [2]
-    compute_bleu(hypotheses[:999], references[:999])
+    compute_bleu(hypotheses[:999], references[:999], return_sentence_scores=True)
     assert forks == [2]  # below the threshold: this process
+    assert compute_bleu(hypotheses, references, return_sentence_scores=True) == compute_bleu(
+        hypotheses, references, return_sentence_scores=True, num_workers=1)
+    assert forks == [2, 2, 2]  # the counting, then the sentence scores
+    del forks[1:]
     compute_bleu(hypotheses, references, tokenizer=str.split)
     assert forks == [2]  # a user's callable: never forked by auto
     compute_bleu(hypotheses, references, tokenizer=str.split, num_workers=2)
