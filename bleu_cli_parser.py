@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-j", "--paired-jobs", type=int, default=None, metavar="N",
                         help="sacreBLEU's worker processes: here the same as --num-workers N (0: auto)")
     parser.add_argument("--num-workers", type=num_workers_argument, default=None, metavar="N",
-                        help="processes that tokenize and count: auto (default: one per core for 100,000 "
+                        help="processes that tokenize and count: auto (default: one per core for 20,000 "
                         "segments and more), 1 (this process), or N; the numbers do not depend on it")
     parser.add_argument("--baseline", default=None, metavar="HYP", help="the baseline system's file (default: the first)")
     parser.add_argument("--count-ties", action="store_true",

@@ -144,7 +144,7 @@ Args:
     pad_id (`int`, token ids only): an alias of `ignore_ids` for one id (`pad_id=0` is
         `ignore_ids=[0]`).
     num_workers (`int` or `"auto"`, default `"auto"`): processes that tokenize and count. `"auto"`
-        forks one per core only for large inputs (100,000 segments and more, on Linux, called from
+        forks one per core only for large inputs (20,000 segments and more, on Linux, called from
         the main thread, with this module's tokenizers); `1`: this process alone; `n`: n forked
         processes. The numbers are the same whatever it is (docs/scaling.md).
     sacreBLEU's names work too: tokenize=, smooth_method=, max_ngram_order= and (evaluate's

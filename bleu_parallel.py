@@ -36,9 +36,11 @@ AUTO = "auto"
 # Chunks of one process run on up to this many threads; inputs under MIN_THREADED_SEGMENTS use one.
 MAX_THREADS = 4
 MIN_THREADED_SEGMENTS = 1024
-# num_workers="auto" forks only from this many segments on (bench/bench_cores.py: see
-# docs/scaling.md), and gives each worker process at least MIN_SEGMENTS_PER_WORKER of them.
-PROCESS_MIN_SEGMENTS = 100_000
+# num_workers="auto" forks only from this many segments on, and gives each worker process at
+# least MIN_SEGMENTS_PER_WORKER of them: on 2 quiet cores, 2 processes against threads measured
+# 0.89x at 3,004 segments (the start-up, 3-6 ms, eats the gain), 1.13x at 10,000, 1.34x at 24,032
+# (bench/bench_cores.py; docs/scaling.md).
+PROCESS_MIN_SEGMENTS = 20_000
 MIN_SEGMENTS_PER_WORKER = 10_000
 # Worker processes take this many segments at a time (fewer when the input is small, so every
 # worker gets several blocks and a worker slowed by another program's load takes fewer).
