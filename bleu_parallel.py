@@ -22,7 +22,6 @@ input and the tokenizer (a user callable then runs in forked copies: fine for a 
 
 from __future__ import annotations
 
-import gc
 import mmap
 import os
 import sys
@@ -196,22 +195,17 @@ def _shared_array(shape: Sequence[int], dtype: type) -> np.ndarray:
 
 
 def _start_children(context: Any, count: int, arguments: tuple, children: list) -> None:
-    """Fork `count` workers, each with the write end of a pipe for its outcome; the collector's
-    objects frozen meanwhile, so the children's collections do not write to (and so copy) every
-    page of the parent's inputs. A caller's own frozen objects stay frozen."""
-    freeze = gc.get_freeze_count() == 0
-    if freeze:
-        gc.freeze()
-    try:
-        for _ in range(count):
-            receiver, sender = context.Pipe(duplex=False)
-            child = context.Process(target=_child, args=(*arguments, sender), daemon=True)
-            child.start()
-            sender.close()
-            children.append((child, receiver))
-    finally:
-        if freeze:
-            gc.unfreeze()
+    """Fork `count` workers, each with the write end of a pipe for its outcome.
+
+    The collector is left alone (no `gc.freeze`, which is process-wide like `gc.disable`):
+    the workers' young-generation collections do not walk the parent's old objects, and freezing
+    measured no difference in CPU time at 480,640 segments (on a loaded machine)."""
+    for _ in range(count):
+        receiver, sender = context.Pipe(duplex=False)
+        child = context.Process(target=_child, args=(*arguments, sender), daemon=True)
+        child.start()
+        sender.close()
+        children.append((child, receiver))
 
 
 def _outcome(child: Any, receiver: Any) -> Optional[BaseException]:
