@@ -16,8 +16,9 @@ result is the one-process result, bit for bit. Two ways to use more than one cor
 `num_workers`: None or "auto" (the default) uses processes only where they pay and are safe: at
 least PROCESS_MIN_SEGMENTS segments, more than one usable core, Linux's `fork`, a call from the
 main thread (a web server scoring in request threads is left alone) and one of this module's own
-tokenizers (a user's callable may keep state a child's copy would lose, or not survive a fork). 1 is one process (chunks on threads as before); an int n is n processes, whatever the
-input and the tokenizer (a user callable then runs in forked copies: fine for a pure function).
+tokenizers (a user's callable may keep state a child's copy would lose, or not survive a fork).
+1 is one process (chunks on threads as before); an int n is n processes, whatever the input and
+the tokenizer (a user callable then runs in forked copies: fine for a pure function).
 """
 
 from __future__ import annotations
