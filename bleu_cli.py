@@ -30,7 +30,7 @@ import argparse
 import os
 import sys
 import warnings
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from bleu_cli_files import Inputs, load, read_segments, stdin_holds_text
 from bleu_cli_parser import PROG, build_parser, command_name
@@ -56,9 +56,10 @@ __all__ = [
 ]
 
 
-def _per_segment(hypotheses: List[str], references: List[List[str]], options: dict) -> List[dict]:
+def _per_segment(hypotheses: List[str], references: List[List[str]], options: dict, num_workers: Any) -> List[dict]:
     """One result dict per segment, each from its own statistics row (sacreBLEU's -sl)."""
-    rows, num_refs, used = statistics_of_inputs(hypotheses, references, resolve_options(**options))
+    rows, num_refs, used = statistics_of_inputs(hypotheses, references, resolve_options(**options),
+                                                num_workers=num_workers)
     signature = used.signature(num_refs)
     return [dict(score(row, used).as_dict(), signature=signature) for row in rows]
 
@@ -80,17 +81,18 @@ def compute(request: Request, inputs: Inputs) -> Outcome:
         return Outcome(comparison=compare(
             systems, references, baseline=paired.baseline, method=paired.method, samples=paired.samples,
             seed=request.seed, confidence_samples=paired.confidence_samples, count_ties=paired.count_ties,
-            **request.options,
+            num_workers=request.num_workers, **request.options,
         ), from_columns=columns)
     if len(systems) > 1:
-        return Outcome(several={name: compute_bleu(hypotheses, references, **request.options)
+        return Outcome(several={name: compute_bleu(hypotheses, references, num_workers=request.num_workers,
+                                                   **request.options)
                                 for name, hypotheses in systems.items()}, from_columns=columns)
     (hypotheses,) = systems.values()
     if request.sentence_level:
-        return Outcome(sentences=_per_segment(hypotheses, references, request.options))
+        return Outcome(sentences=_per_segment(hypotheses, references, request.options, request.num_workers))
     return Outcome(single=compute_bleu(
         hypotheses, references, **request.options, return_sentence_scores=request.sentence_scores,
-        bootstrap_samples=request.bootstrap, bootstrap_seed=request.seed,
+        bootstrap_samples=request.bootstrap, bootstrap_seed=request.seed, num_workers=request.num_workers,
     ))
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Optional
+from typing import Optional, Union
 
 from bleu_compare import APPROXIMATE_RANDOMIZATION, BOOTSTRAP, DEFAULT_SAMPLES
 from bleu_core import DEFAULT_BOOTSTRAP_SEED
 from bleu_options import SMOOTH_NAMES, __version__
+from bleu_parallel import AUTO as AUTO_WORKERS
 from bleu_stats import REF_LENGTH_POLICIES
 from bleu_tokenizers import AUTO, TOKENIZERS, looks_like_a_path
 
@@ -42,6 +43,19 @@ def seed_value(text: str) -> Optional[int]:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed; pass an integer, or none for fresh randomness") from None
+
+
+def num_workers_argument(text: str) -> Union[int, str]:
+    """--num-workers: 'auto' or an integer >= 1; else argparse's error."""
+    if text.strip().lower() == AUTO_WORKERS:
+        return AUTO_WORKERS
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes; pass an integer >= 1, or auto")
+    return value
 
 
 def tokenizer_argument(value: str) -> str:
@@ -117,7 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-parn", "--paired-ar-n", type=int, default=None, metavar="N",
                         help=f"default: {DEFAULT_SAMPLES[APPROXIMATE_RANDOMIZATION]}")
     parser.add_argument("-j", "--paired-jobs", type=int, default=None, metavar="N",
-                        help="accepted for sacreBLEU's grammar; every system is tested in one pass here")
+                        help="sacreBLEU's worker processes: here the same as --num-workers N (0: auto)")
+    parser.add_argument("--num-workers", type=num_workers_argument, default=None, metavar="N",
+                        help="processes that tokenize and count: auto (default: one per core for 20,000 "
+                        "segments and more), 1 (this process), or N; the numbers do not depend on it")
     parser.add_argument("--baseline", default=None, metavar="HYP", help="the baseline system's file (default: the first)")
     parser.add_argument("--count-ties", action="store_true",
                         help="count the trials that tie the observed difference as at least as extreme (the "

@@ -106,6 +106,7 @@ class Request:
     num_refs: int = 1  # tab-separated references per line of the one reference file
     language_pair: Optional[str] = None  # -l SRC-TRG
     quiet: bool = False
+    num_workers: Any = "auto"  # processes that count (see bleu_parallel); no number depends on it
 
     @property
     def grammar(self) -> str:
@@ -253,6 +254,18 @@ def _format(args: argparse.Namespace, grammar: str, environ: Mapping[str, str]) 
     return chosen
 
 
+def _num_workers(args: argparse.Namespace) -> Any:
+    """--num-workers, or sacreBLEU's -j N (its worker processes; 0, its own choice, is auto here)."""
+    jobs = args.paired_jobs
+    if jobs is None:
+        return "auto" if args.num_workers is None else args.num_workers
+    if jobs < 0:
+        raise UsageError(f"-j/--paired-jobs must be >= 0 (0: auto), not {jobs}")
+    if args.num_workers is not None:
+        raise UsageError("-j/--paired-jobs is sacreBLEU's name of --num-workers; give one of them")
+    return jobs or "auto"
+
+
 def request_from_args(
     args: argparse.Namespace,
     stdin_is_terminal: bool,
@@ -291,6 +304,7 @@ def request_from_args(
         raise UsageError(f"-nr {args.num_refs} reads {args.num_refs} tab-separated references from one file, "
                          f"but {len(roles.references)} reference files were given ({roles.describe()})")
     sentence_level = args.sentence_level and roles.grammar == SACREBLEU
+    num_workers = _num_workers(args)
     options = dict(
         tokenizer=args.tokenizer, lowercase=args.lowercase, max_order=args.max_order, weights=args.weights,
         smooth=args.smooth or defaults["smooth"], smooth_value=args.smooth_value, ref_length=args.ref_length,
@@ -302,4 +316,5 @@ def request_from_args(
         sentence_scores=args.sentence_scores or (args.sentence_level and not sentence_level),
         sentence_level=sentence_level, bootstrap=bootstrap, seed=_seed(args, roles.grammar, environ), paired=paired,
         encoding=args.encoding, num_refs=args.num_refs, language_pair=language_pair, quiet=args.quiet,
+        num_workers=num_workers,
     )

@@ -31,6 +31,7 @@ try:  # inside the package `evaluate.load` builds
         systems_statistics,
     )
     from .bleu_inputs import TOKEN_IDS, reference_counts, validate_inputs, validate_predictions
+    from .bleu_parallel import AUTO, check_num_workers
     from .bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, BleuOptions, canonical_options, resolve_options
     from .bleu_significance import TestScorer, bootstrap_intervals, bootstrap_test, randomization_test
 except ImportError:  # imported from the repository root (CLI, demo, tests)
@@ -41,6 +42,7 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
         systems_statistics,
     )
     from bleu_inputs import TOKEN_IDS, reference_counts, validate_inputs, validate_predictions
+    from bleu_parallel import AUTO, check_num_workers
     from bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, BleuOptions, canonical_options, resolve_options
     from bleu_significance import TestScorer, bootstrap_intervals, bootstrap_test, randomization_test
 
@@ -208,6 +210,7 @@ def compare(
     count_ties: bool = False,
     samples: Optional[int] = None,
     confidence_samples: Optional[int] = None,
+    num_workers: Any = AUTO,
     **options: Any,
 ) -> Dict[str, Any]:
     """Score systems on the same references and test each against the baseline (sacreBLEU's tests).
@@ -221,8 +224,10 @@ def compare(
     difference (sacreBLEU's p-value); True counts the ties too (the conservative p-value); each
     system's `ties` says how many there were. `options`: compute's scoring options (pass
     smooth="exp" for sacreBLEU's default numbers). Returns the test, its signature and one dict per
-    system, the baseline first; see docs/comparing.md.
+    system, the baseline first; see docs/comparing.md. `num_workers`: processes counting the
+    statistics, as for compute (see `bleu_parallel`); the numbers do not depend on it.
     """
+    check_num_workers(num_workers)
     counts = dict(bootstrap_samples=bootstrap_samples, trials=trials, samples=samples,
                   confidence_samples=confidence_samples)
     method, samples, confidence_samples, resolved = check_compare_options(method, counts, seed, options, count_ties)
@@ -237,7 +242,7 @@ def compare(
     checked, refs, kind = _checked_systems(pairs, references)
     if kind == TOKEN_IDS:
         resolved = options_for_token_ids(resolved)
-    stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind)
+    stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind, num_workers=num_workers)
     num_refs = reference_counts(refs)
 
     results = [score(rows.sum(axis=0), resolved).as_dict() for rows in stats]

@@ -17,6 +17,7 @@ from .bleu_compare import COUNT_NAMES, check_compare_options, check_systems, com
 from .bleu_core import DEFAULT_BOOTSTRAP_SEED
 from .bleu_inputs import TOKEN_IDS
 from .bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, init_keywords, split_load_keywords
+from .bleu_parallel import forked_rows
 from .bleu_scoring import score_rows
 from .bleu_significance import TestScorer
 from .bleu_stats import ngram_statistics
@@ -31,7 +32,7 @@ from .bleu_tokenizers import get_tokenizer
 
 # Used through bleu_compare (TestScorer: bleu_significance); imported here so that evaluate.load copies their modules.
 HELPERS = (TOKEN_IDS, score_rows, TestScorer, ngram_statistics, DEFAULT_RULE, get_tokenizer, BaseTokenizer, Tokenizer13a,
-           TokenizerIntl, MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM)
+           TokenizerIntl, MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM, forked_rows)
 
 _CITATION = """\
 @inproceedings{koehn-2004-statistical,

@@ -23,6 +23,7 @@ import numpy as np
 try:  # inside the package `evaluate.load` builds
     from .bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from .bleu_options import BleuOptions, resolve_options
+    from .bleu_parallel import AUTO, check_num_workers, counted_rows, forked_rows, process_count, thread_count
     from .bleu_scoring import BleuScore, score_rows, score_statistics
     from .bleu_stats import encode_tokens, ngram_statistics, stat_width
     from .bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
@@ -30,6 +31,7 @@ try:  # inside the package `evaluate.load` builds
 except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
     from bleu_options import BleuOptions, resolve_options
+    from bleu_parallel import AUTO, check_num_workers, counted_rows, forked_rows, process_count, thread_count
     from bleu_scoring import BleuScore, score_rows, score_statistics
     from bleu_stats import encode_tokens, ngram_statistics, stat_width
     from bleu_token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
@@ -38,9 +40,6 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
 # Segments per chunk (at most): large enough to amortise NumPy calls, small enough to bound memory
 # and to keep the chunk's arrays and hash tables in cache; 1,024 to 1,536 measured fastest here.
 CHUNK_SEGMENTS = 1280
-# Chunks run on up to this many threads; inputs under twice this many segments use one.
-MAX_THREADS = 4
-MIN_PARALLEL_SEGMENTS = 512
 # Comparing systems, a chunk holds every system's lines of its segments and the references: about
 # this many lines per chunk (17 systems: 284 segments) measured about 10% faster than 1,280 segments
 # on two threads, smaller chunks sharing the cores more evenly.
@@ -128,34 +127,14 @@ def options_for_token_ids(options: BleuOptions) -> BleuOptions:
     return dataclasses.replace(options, tokenizer=TokenIds())
 
 
-def _threads_for(options: BleuOptions, kind: str) -> int:
-    """Threads worth using: chunks run in parallel only where their work releases the GIL.
-
-    The 13a and none tokenizers and the n-gram counting are NumPy and Arrow calls, which release
-    the GIL; the other tokenizers (and user callables, which may not be thread-safe) run in one.
-    """
-    if kind == TEXT and not options.tokenizer.releases_gil:
-        return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, cores))
-
-
-def _chunk_starts(count: int, threads: int, chunk_segments: int) -> Tuple[range, int]:
-    """Where each chunk of segments starts, and its size: a multiple of `threads` chunks, so none waits alone."""
-    chunks = -(-count // chunk_segments)
-    chunks = -(-chunks // threads) * threads
-    size = max(1, -(-count // chunks))
-    return range(0, count, size), size
-
-
-def _map_chunks(rows_of: Callable[[int], Any], starts: range, threads: int) -> list:
-    if threads > 1 and len(starts) > 1:
-        with ThreadPoolExecutor(threads) as pool:
-            return list(pool.map(rows_of, starts))
-    return [rows_of(start) for start in starts]
+def _workers(options: BleuOptions, kind: str, segments: int, num_workers: Any, lines: int = 1) -> Tuple[int, int]:
+    """(processes, threads in each) for `segments` segments of `lines` lines; see `bleu_parallel`.
+    Chunks share threads only where their work releases the GIL: the 13a and none tokenizers' and
+    the n-gram counting's NumPy and Arrow calls (other tokenizers and user callables run in one)."""
+    text = kind == TEXT
+    processes = process_count(num_workers, segments, text and options.tokenizer.runs_user_code, lines)
+    releases_gil = not text or options.tokenizer.releases_gil
+    return processes, thread_count(releases_gil, -(-segments // processes), processes)
 
 
 def segment_statistics(
@@ -165,25 +144,21 @@ def segment_statistics(
     kind: str = TEXT,
     chunk_segments: int = CHUNK_SEGMENTS,
     rule: TokenIdRule = DEFAULT_RULE,
+    num_workers: Any = 1,
 ) -> np.ndarray:
     """Statistics rows (see `bleu_stats`) for checked inputs: one row per prediction; for token
     ids, after dropping the ids of `rule` (see `bleu_token_ids`).
 
     Chunks of segments are independent (the rows of a chunk depend on it alone), so they run on
-    a few threads when that helps; a small input is split so both cores get a share.
+    a few threads when that helps, and in `num_workers` processes (see `bleu_parallel`).
     """
-    count = len(predictions)
-    threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
-    starts, size = _chunk_starts(count, threads, chunk_segments)
+    processes, threads = _workers(options, kind, len(predictions), num_workers)
 
-    def rows_of(start: int) -> np.ndarray:
-        chunk = predictions[start : start + size], references[start : start + size], options
+    def rows_of(start: int, stop: int) -> np.ndarray:
+        chunk = predictions[start:stop], references[start:stop], options
         return _chunk_statistics_text(*chunk) if kind == TEXT else _chunk_statistics_ids(*chunk, rule)
 
-    parts = _map_chunks(rows_of, starts, threads)
-    if not parts:
-        return np.zeros((0, stat_width(options.orders)), dtype=np.int64)
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+    return counted_rows((len(predictions), stat_width(options.orders)), rows_of, processes, threads, chunk_segments)
 
 
 def _chunk_systems_statistics(
@@ -205,27 +180,26 @@ def systems_statistics(
     options: BleuOptions,
     kind: str = TEXT,
     chunk_segments: Optional[int] = None,
+    num_workers: Any = 1,
 ) -> List[np.ndarray]:
     """Statistics rows of several systems' checked predictions against the same references.
 
     Equal to `segment_statistics` of each system, but each chunk of the references is tokenized
     once for all systems (comparing 17 systems, that was a third of the time), and its n-grams
     counted once (see `ngram_statistics`). `chunk_segments` None: about SYSTEMS_CHUNK_LINES lines.
+    `num_workers`: processes, as for `segment_statistics`.
     """
     count = len(references)
     if chunk_segments is None:
         chunk_segments = max(1, SYSTEMS_CHUNK_LINES // (len(systems) + 1))
-    threads = _threads_for(options, kind) if count >= 2 * MIN_PARALLEL_SEGMENTS else 1
-    starts, size = _chunk_starts(count, threads, chunk_segments)
+    processes, threads = _workers(options, kind, count, num_workers, lines=len(systems) + 1)
 
-    def rows_of(start: int) -> List[np.ndarray]:
-        chunk = [system[start : start + size] for system in systems]
-        return _chunk_systems_statistics(chunk, references[start : start + size], options, kind)
+    def rows_of(start: int, stop: int) -> np.ndarray:
+        chunk = [system[start:stop] for system in systems]
+        return np.stack(_chunk_systems_statistics(chunk, references[start:stop], options, kind))
 
-    parts = _map_chunks(rows_of, starts, threads)
-    if not parts:
-        return [np.zeros((0, stat_width(options.orders)), dtype=np.int64) for _ in systems]
-    return [np.concatenate([part[k] for part in parts]) for k in range(len(systems))]
+    shape = (len(systems), count, stat_width(options.orders))
+    return list(counted_rows(shape, rows_of, processes, threads, chunk_segments))
 
 
 def score(totals: Sequence[int], options: BleuOptions) -> BleuScore:
@@ -245,9 +219,14 @@ def bleu_rows(stats: np.ndarray, options: BleuOptions, libm: bool = True) -> np.
     ).bleu
 
 
-def sentence_scores(stats: np.ndarray, options: BleuOptions) -> List[float]:
-    """One BLEU per segment, from that segment's own statistics row."""
-    return bleu_rows(stats, options).tolist()
+def sentence_scores(stats: np.ndarray, options: BleuOptions, num_workers: Any = 1) -> List[float]:
+    """One BLEU per segment, from that segment's own statistics row; in `num_workers` processes
+    for many rows (each row's score is its own, so the pieces are the one-process scores)."""
+    processes = process_count(num_workers, len(stats))
+    if processes == 1:
+        return bleu_rows(stats, options).tolist()
+    scores = forked_rows((len(stats), 1), lambda a, b: bleu_rows(stats[a:b], options)[:, None], processes, np.float64)
+    return scores.ravel().tolist()
 
 
 # Resampling draws are made in blocks of about this many segment indices, to bound memory.
@@ -314,24 +293,29 @@ def result_from_statistics(
     return_sentence_scores: bool = False,
     bootstrap_samples: int = 0,
     bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
+    num_workers: Any = 1,
 ) -> Dict[str, Any]:
-    """The metric's result dict from per-segment statistics rows."""
+    """The metric's result dict from per-segment statistics rows (sentence scores in `num_workers`
+    processes)."""
     result: Dict[str, Any] = score(stats.sum(axis=0), options).as_dict()
     result["signature"] = options.signature(num_refs)
     if return_sentence_scores:
-        result["sentence_bleu"] = sentence_scores(stats, options)
+        result["sentence_bleu"] = sentence_scores(stats, options, num_workers)
     if bootstrap_samples:
         result.update(confidence_interval(bootstrap_scores(stats, options, bootstrap_samples, bootstrap_seed)))
     return result
 
 
-def check_run_options(return_sentence_scores: Any, bootstrap_samples: Any, bootstrap_seed: Any) -> None:
+def check_run_options(
+    return_sentence_scores: Any, bootstrap_samples: Any, bootstrap_seed: Any, num_workers: Any = AUTO
+) -> None:
     if not isinstance(return_sentence_scores, bool):
         raise TypeError(f"return_sentence_scores must be True or False, not {return_sentence_scores!r}")
     if isinstance(bootstrap_samples, bool) or not isinstance(bootstrap_samples, (int, np.integer)) or bootstrap_samples < 0:
         raise ValueError(f"bootstrap_samples must be an integer >= 0 (0 turns it off), not {bootstrap_samples!r}")
     if bootstrap_seed is not None and (isinstance(bootstrap_seed, bool) or not isinstance(bootstrap_seed, (int, np.integer))):
         raise TypeError(f"bootstrap_seed must be an integer or None, not {bootstrap_seed!r}")
+    check_num_workers(num_workers)
 
 
 # The per-call options (beside the BLEU options), read off the function that checks them.
@@ -360,20 +344,21 @@ def statistics_of_inputs(
     options: BleuOptions,
     kind: Optional[str] = None,
     rule: Optional[TokenIdRule] = None,
+    num_workers: Any = AUTO,
 ) -> Tuple[np.ndarray, List[int], BleuOptions]:
     """Check raw inputs and count them: (statistics rows, references per segment, options).
 
     `kind` requires `text` or `token_ids` (None detects it). The options come back as they apply
     to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`. Token ids
     are counted after dropping the ids of `rule` (None: negative ids only; see `bleu_token_ids`);
-    a rule that lists ids is an error for text.
+    a rule that lists ids is an error for text. `num_workers`: processes (see `bleu_parallel`).
     """
     preds, refs, kind = validate_inputs(predictions, references, kind)
     if kind == TOKEN_IDS:
         options = options_for_token_ids(options)
     else:
         refuse_for_text(rule)
-    stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE)
+    stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE, num_workers=num_workers)
     return stats, reference_counts(refs), options
 
 
@@ -386,17 +371,24 @@ def compute_bleu(
     kind: Optional[str] = None,
     ignore_ids: Any = None,
     pad_id: Any = None,
+    num_workers: Any = AUTO,
     **options: Any,
 ) -> Dict[str, Any]:
     """BLEU of predictions against references; the options are those of `resolve_options`.
 
     `kind` requires inputs of one kind (`text` or `token_ids`); None detects it. `ignore_ids`
     (alias `pad_id`) lists token ids to drop besides the negative ones (see `bleu_token_ids`).
+    `num_workers`: "auto" (processes for large inputs only), 1 (this process) or n processes;
+    the numbers are the same whatever it is (see `bleu_parallel`).
     """
-    check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed)
+    check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers)
     rule = token_id_rule(ignore_ids, pad_id)
-    stats, num_refs, used = statistics_of_inputs(predictions, references, resolve_options(**options), kind, rule)
-    return result_from_statistics(stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed)
+    stats, num_refs, used = statistics_of_inputs(
+        predictions, references, resolve_options(**options), kind, rule, num_workers
+    )
+    return result_from_statistics(
+        stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers
+    )
 
 
 def segment_tokens(line: str, options: BleuOptions) -> List[str]:

@@ -25,6 +25,7 @@ from .bleu_options import (
 )
 from .bleu_pair_stats import resolve_many
 from .bleu_pairs import order_columns
+from .bleu_parallel import forked_rows
 from .bleu_scoring import score_statistics
 from .bleu_significance import TestScorer
 from .bleu_spark import corpus_bleu as spark_corpus_bleu
@@ -50,6 +51,7 @@ HELPERS = (
     score_statistics, TestScorer, ngram_statistics, get_tokenizer, BaseTokenizer, Tokenizer13a, TokenizerIntl,
     MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM, eval_prediction_ids, GatheredRows, resolve_many,
     order_columns, tensor_pair_matches, result_from_statistics_table, spark_corpus_bleu, ray_corpus_bleu,
+    forked_rows,
 )
 
 _CITATION = """\
@@ -145,6 +147,10 @@ Args:
         always dropped. See `bleu_token_ids` for the rule.
     pad_id (`int`, token ids only): an alias of `ignore_ids` for one id (`pad_id=0` is
         `ignore_ids=[0]`).
+    num_workers (`int` or `"auto"`, default `"auto"`): processes that tokenize and count. `"auto"`
+        forks one per core only for large inputs (20,000 segments and more, on Linux, called from
+        the main thread, with this module's tokenizers); `1`: this process alone; `n`: n forked
+        processes. The numbers are the same whatever it is (docs/scaling.md).
     sacreBLEU's names work too: tokenize=, smooth_method=, max_ngram_order= and (evaluate's
     `sacrebleu`) use_effective_order=. Options given to `evaluate.load(path, ...)` become the
     metric's defaults, which a call's options override.
@@ -202,6 +208,7 @@ def _load_time_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
         options.get("return_sentence_scores", False),
         options.get("bootstrap_samples", 0),
         options.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
+        options.get("num_workers", "auto"),
     )
     return options
 
@@ -306,6 +313,7 @@ class BleuMetric(evaluate.Metric):
             kwargs.get("return_sentence_scores", False),
             kwargs.get("bootstrap_samples", 0),
             kwargs.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
+            kwargs.get("num_workers", "auto"),
         )
         if predictions is not None or references is not None:
             predictions, references = _materialized(predictions, references)

@@ -34,6 +34,7 @@ try:  # inside the package `evaluate.load` builds
     from .bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from .bleu_inputs import TEXT, TOKEN_IDS, as_list, detect_input_kind
     from .bleu_options import BleuOptions, resolve_options
+    from .bleu_parallel import AUTO, check_num_workers
     from .bleu_stats import stat_width
     from .bleu_token_ids import split_token_id_options, token_id_rule
     from .bleu_tokenizers import TokenIds
@@ -41,6 +42,7 @@ except ImportError:  # imported from the repository root (CLI, demo, tests)
     from bleu_core import options_for_token_ids, result_from_statistics, statistics_of_inputs
     from bleu_inputs import TEXT, TOKEN_IDS, as_list, detect_input_kind
     from bleu_options import BleuOptions, resolve_options
+    from bleu_parallel import AUTO, check_num_workers
     from bleu_stats import stat_width
     from bleu_token_ids import split_token_id_options, token_id_rule
     from bleu_tokenizers import TokenIds
@@ -66,18 +68,23 @@ def references_recorded(provenance: Sequence[int]) -> Union[int, str, None]:
     return references // segments if references * references == segments * squares else "var"
 
 
-def statistics(predictions: Any, references: Any, per_segment: bool = False, **options: Any) -> np.ndarray:
+def statistics(
+    predictions: Any, references: Any, per_segment: bool = False, num_workers: Any = AUTO, **options: Any
+) -> np.ndarray:
     """BLEU statistics of predictions against references (text or token ids).
 
     Returns the column sums, a 1-D int64 array of `2 + 2 * K` entries, or with `per_segment=True`
     a `(len(predictions), 2 + 2 * K)` array with one row per prediction; for token ids three more
     columns say so (see the module docstring). The options are the metric's (tokenizer, lowercase,
     max_order, smooth, ref_length, ...), and for token ids `ignore_ids` (alias `pad_id`): ids
-    dropped besides the negative ones (see `bleu_token_ids`).
+    dropped besides the negative ones (see `bleu_token_ids`). `num_workers`: processes, as for
+    compute (see `bleu_parallel`); the rows are the same whatever it is.
     """
     rule_options, options = split_token_id_options(options)
+    check_num_workers(num_workers)
     rows, num_refs, used = statistics_of_inputs(
-        predictions, references, resolve_options(**options), rule=token_id_rule(**rule_options)
+        predictions, references, resolve_options(**options), rule=token_id_rule(**rule_options),
+        num_workers=num_workers,
     )
     if isinstance(used.tokenizer, TokenIds):
         rows = with_provenance(rows, num_refs)

@@ -40,6 +40,9 @@ class BaseTokenizer:
     # Whether `encode_flat` spends its time in NumPy and Arrow calls (which release the GIL), so
     # that chunks can be tokenized on several threads at once.
     releases_gil = False
+    # Whether it runs the user's code (a callable, a transformers tokenizer), which
+    # num_workers="auto" never runs in forked processes (see `bleu_parallel`).
+    runs_user_code = False
 
     def signature(self) -> str:
         return self.name
@@ -76,6 +79,8 @@ def _call_in_hint(function: Callable) -> Tuple[str, str]:
 
 class CallableTokenizer(BaseTokenizer):
     """Wraps a user function from a string to a list of token strings, checking what it returns."""
+
+    runs_user_code = True
 
     def __init__(self, function: Callable[[str], List[str]]) -> None:
         self.function = function
@@ -121,6 +126,8 @@ class TransformersTokenizer(BaseTokenizer):
     """A transformers tokenizer as BLEU's tokenizer: the tokens are its `tokenize(line)`, the model's
     subword pieces without special tokens. Calling the tokenizer itself would give a BatchEncoding
     (ids and attention mask), not tokens. Such scores compare only within one tokenizer."""
+
+    runs_user_code = True
 
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer

@@ -118,6 +118,11 @@ def _check_hook_options(scale: Any, with_signature: Any, token_ids: Any, compute
         raise ValueError(f"scale must be 1 (BLEU in 0..1) or 100 (BLEU in 0..100), not {scale!r}")
     if not isinstance(with_signature, bool):
         raise TypeError(f"with_signature must be True or False, not {with_signature!r}")
+    if "num_workers" in compute_options:
+        raise ValueError(
+            "num_workers is compute's: a Trainer hook counts each evaluation batch in the training process "
+            "(far below the size at which worker processes pay); leave it out"
+        )
     unsupported = sorted(set(compute_options) & set(RUN_OPTION_NAMES))
     if unsupported:
         raise ValueError(

@@ -142,6 +142,7 @@ def test_compute_options_pass_through_and_the_metric_keeps_working(tok, bleu):
         ({"scale": True}, ValueError, "scale must be 1"),
         ({"bootstrap_samples": 100}, ValueError, "bleu.compute"),
         ({"return_sentence_scores": True}, ValueError, "corpus-level floats"),
+        ({"num_workers": 2}, ValueError, "num_workers is compute's"),
         ({"max_ordr": 3}, TypeError, "unknown option"),
         ({"smooth": "method9"}, ValueError, "unknown smooth"),
     ],

@@ -1,0 +1,290 @@
+"""num_workers: forked worker processes give exactly the one-process statistics and results.
+
+The oracle of every test is the same call with num_workers=1 (this process, as the module always
+counted). Explicit worker counts fork whatever the input's size, so small inputs keep the tests
+fast; `auto`'s choices are checked with its threshold lowered.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+
+import multiprocessing
+import numpy as np
+import pytest
+
+import bleu_cli
+import bleu_core
+import bleu_parallel
+from bleu_compare import compare
+from bleu_core import compute_bleu, segment_statistics, systems_statistics
+from bleu_inputs import validate_inputs
+from bleu_options import resolve_options
+from bleu_streaming import statistics
+from conftest import METRIC_PATH, wmt17_lines
+
+pytestmark = pytest.mark.skipif(not bleu_parallel.fork_available(), reason="worker processes need fork")
+
+
+def synthetic_corpus(segments: int, seed: int = 19) -> tuple:
+    """Hypotheses and two references per segment, Zipf-like words with punctuation and digits:
+    enough repeated n-grams that clipping matters, built here so the test never skips."""
+    rng = random.Random(seed)
+    words = [f"w{k}" for k in range(400)] + [",", ".", "3.5", "1,000", "(", ")", "&amp;", "Über"]
+    weights = [1 / (rank + 1) for rank in range(len(words))]
+
+    def line() -> str:
+        return " ".join(rng.choices(words, weights, k=rng.randint(0, 30)))
+
+    return [line() for _ in range(segments)], [[line(), line()] for _ in range(segments)]
+
+
+@pytest.fixture(scope="module")
+def corpus() -> tuple:
+    return synthetic_corpus(2500)
+
+
+@pytest.fixture(scope="module")
+def wmt17() -> tuple:
+    """Three WMT17 systems one after another (9,012 segments), each against the reference and
+    a fourth system as a second reference."""
+    reference = wmt17_lines("newstest2017-ende.ref.de")
+    other = wmt17_lines("online-A.0.de")
+    hypotheses = [line for name in ("uedin-nmt.4722.de", "KIT.4950.de", "C-3MA.4959.de") for line in wmt17_lines(name)]
+    return hypotheses, [[ref, alt] for ref, alt in zip(reference, other)] * 3
+
+
+def rows(predictions, references, num_workers, **options) -> np.ndarray:
+    preds, refs, kind = validate_inputs(predictions, references)
+    return segment_statistics(preds, refs, resolve_options(**options), kind, num_workers=num_workers)
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_wmt17_rows_and_results_equal_one_process(wmt17, workers):
+    hypotheses, references = wmt17
+    expected = rows(hypotheses, references, 1)
+    got = rows(hypotheses, references, workers)
+    assert got.dtype == np.int64 and got.shape == expected.shape == (9012, 10)
+    assert np.array_equal(got, expected)
+    one = compute_bleu(hypotheses, references, return_sentence_scores=True, num_workers=1)
+    assert compute_bleu(hypotheses, references, return_sentence_scores=True, num_workers=workers) == one
+    assert one["signature"].startswith("nrefs:2|") and "workers" not in one["signature"]
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_synthetic_rows_and_results_equal_one_process(corpus, workers):
+    hypotheses, references = corpus
+    options = dict(smooth="exp", effective_order=True, lowercase=True, max_order=5)
+    assert np.array_equal(rows(hypotheses, references, workers, **options), rows(hypotheses, references, 1, **options))
+    run = dict(return_sentence_scores=True, bootstrap_samples=200, **options)
+    one = compute_bleu(hypotheses, references, num_workers=1, **run)
+    assert compute_bleu(hypotheses, references, num_workers=workers, **run) == one
+    assert 0 < one["bleu"] < 1 and len(one["sentence_bleu"]) == 2500
+
+
+def test_varying_references_and_empty_lines(corpus):
+    hypotheses, references = corpus
+    varying = [group[: 1 + k % 2] + ([None] if k % 3 == 0 else []) for k, group in enumerate(references)]
+    hypotheses = ["" if k % 7 == 0 else line for k, line in enumerate(hypotheses)]
+    assert np.array_equal(rows(hypotheses, varying, 3), rows(hypotheses, varying, 1))
+
+
+def test_fewer_segments_than_workers_and_one_segment():
+    hypotheses, references = ["the cat sat on the mat", "a dog"], ["the cat sat on a mat", "a dog ran"]
+    assert compute_bleu(hypotheses, references, num_workers=8) == compute_bleu(hypotheses, references, num_workers=1)
+    assert bleu_parallel.process_count(8, 2) == 2 and bleu_parallel.process_count(8, 1) == 1
+    assert compute_bleu(hypotheses[:1], references[:1], num_workers=4) == compute_bleu(hypotheses[:1], references[:1])
+
+
+def test_empty_input_is_the_same_error_and_empty_rows_stay_empty():
+    for workers in (1, 2):
+        with pytest.raises(ValueError, match="predictions is empty"):
+            compute_bleu([], [], num_workers=workers)
+    empty = segment_statistics([], [], resolve_options(), num_workers=3)
+    assert empty.shape == (0, 10) and empty.dtype == np.int64
+
+
+def test_token_ids_rows_carry_the_same_provenance(corpus):
+    hypotheses, references = corpus
+    vocabulary: dict = {}
+
+    def ids(line: str) -> list:
+        return [vocabulary.setdefault(token, len(vocabulary)) for token in line.split()] + [0, -100]
+
+    id_hyps = [ids(line) for line in hypotheses]
+    id_refs = [[ids(ref) for ref in group] for group in references]
+    expected = statistics(id_hyps, id_refs, per_segment=True, ignore_ids=[0], num_workers=1)
+    got = statistics(id_hyps, id_refs, per_segment=True, ignore_ids=[0], num_workers=2)
+    assert expected.shape == (2500, 13) and np.array_equal(got, expected)
+    assert compute_bleu(id_hyps, id_refs, pad_id=0, num_workers=3) == compute_bleu(id_hyps, id_refs, pad_id=0, num_workers=1)
+
+
+def test_compare_equals_one_process(corpus):
+    hypotheses, references = corpus
+    rng = random.Random(5)
+    systems = {"base": hypotheses, "shuffled": [" ".join(rng.sample(h.split(), len(h.split()))) for h in hypotheses],
+               "third": [h + " ." for h in hypotheses]}
+    for counts in (dict(method="bootstrap", bootstrap_samples=100), dict(method="ar", trials=200, bootstrap_samples=50)):
+        one = compare(systems, references, num_workers=1, **counts)
+        assert compare(systems, references, num_workers=2, **counts) == one
+        assert [system["p_value"] for system in one["systems"]][1:] != [None, None]
+    preds = [validate_inputs(system, references)[0] for system in systems.values()]
+    refs = validate_inputs(hypotheses, references)[1]
+    expected = systems_statistics(preds, refs, resolve_options(), num_workers=1)
+    for got, want in zip(systems_statistics(preds, refs, resolve_options(), num_workers=3), expected):
+        assert np.array_equal(got, want)
+
+
+def test_metric_compute_and_evaluate_cache_path(bleu, corpus):
+    hypotheses, references = corpus
+    one = bleu.compute(predictions=hypotheses, references=references, num_workers=1)
+    assert bleu.compute(predictions=hypotheses, references=references, num_workers=2) == one
+    bleu.add_batch(predictions=hypotheses, references=references)  # evaluate's own path (_compute)
+    assert bleu.compute(num_workers=2) == one
+    assert np.array_equal(bleu.statistics(hypotheses, references, num_workers=2), bleu.statistics(hypotheses, references))
+
+
+def test_cli_num_workers_and_sacrebleus_jobs(tmp_path, capsys, corpus):
+    hypotheses, references = corpus
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("\n".join(hypotheses) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(group[0] for group in references) + "\n", encoding="utf-8")
+    outputs = []
+    for extra in (["--num-workers", "1"], ["--num-workers", "2"], ["-j", "3"], ["-j", "0"], ["--num-workers", "auto"]):
+        assert bleu_cli.main([str(hyp), "-r", str(ref), "--sentence-scores", "-f", "json", *extra]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert all(output == outputs[0] for output in outputs) and '"sentence_bleu"' in outputs[0]
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(group[1] for group in references) + "\n", encoding="utf-8")
+    paired = [str(ref), "-i", str(hyp), str(other), "-pbs", "--paired-bs-n", "50"]
+    assert bleu_cli.main([*paired, "-j", "2"]) == 0
+    two = capsys.readouterr().out
+    assert bleu_cli.main([*paired, "-j", "1"]) == 0
+    assert capsys.readouterr().out == two and '"p_value": 0.' in two
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--num-workers", "0"], "'0' is not a number of processes; pass an integer >= 1, or auto"),
+    (["--num-workers", "two"], "'two' is not a number of processes"),
+    (["-j", "-1"], "-j/--paired-jobs must be >= 0"),
+    (["-j", "2", "--num-workers", "2"], "sacreBLEU's name of --num-workers; give one of them"),
+])
+def test_cli_bad_worker_counts_are_usage_errors(arguments, message, capsys):
+    with pytest.raises(SystemExit) as exited:
+        bleu_cli.main(arguments)
+    assert exited.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value, error, message", [
+    (0, ValueError, "num_workers must be >= 1 (1: one process), or 'auto', not 0"),
+    (-2, ValueError, "not -2; to use every core pass num_workers="),
+    (2.5, TypeError, "num_workers must be an integer >= 1"),
+    (True, TypeError, "not True"),
+    ("all", TypeError, "or 'auto' (processes for large inputs only), not 'all'"),
+])
+def test_bad_values_say_what_to_pass(bleu, value, error, message):
+    with pytest.raises(error, match=None) as raised:
+        compute_bleu(["a b"], ["a b"], num_workers=value)
+    assert message in str(raised.value)
+    for call in (lambda: bleu.compute(predictions=["a b"], references=["a b"], num_workers=value),
+                 lambda: statistics(["a b"], ["a b"], num_workers=value),
+                 lambda: compare({"A": ["a b"], "B": ["a c"]}, ["a b"], num_workers=value)):
+        with pytest.raises(error):
+            call()
+
+
+def test_load_time_default_is_checked():
+    import evaluate
+
+    with pytest.raises(ValueError, match="num_workers must be >= 1"):
+        evaluate.load(str(METRIC_PATH), num_workers=0)
+    metric = evaluate.load(str(METRIC_PATH), num_workers=2)
+    assert metric.compute(predictions=["a b c d"], references=["a b c d"])["bleu"] == 1.0
+
+
+def test_a_workers_error_is_raised_as_in_one_process(corpus):
+    hypotheses, references = corpus
+    poison = hypotheses[2000]
+
+    def tokenizer(line: str) -> list:
+        if line == poison:
+            raise KeyError(f"cannot tokenize {line[:10]!r}")
+        return line.split()
+
+    with pytest.raises(KeyError) as one:
+        compute_bleu(hypotheses, references, tokenizer=tokenizer, num_workers=1)
+    with pytest.raises(KeyError) as two:
+        compute_bleu(hypotheses, references, tokenizer=tokenizer, num_workers=2)
+    assert str(two.value) == str(one.value)
+    assert not multiprocessing.active_children()
+
+
+def test_a_worker_that_dies_is_an_error_not_missing_rows():
+    parent = os.getpid()
+
+    def rows_of(start: int, stop: int) -> np.ndarray:
+        if os.getpid() != parent:
+            os._exit(3)
+        threading.Event().wait(0.05)  # the parent is slow, so the child takes a block
+        return np.ones((stop - start, 4), dtype=np.int64)
+
+    with pytest.raises(RuntimeError, match="exit code 3 before writing its rows; pass num_workers=1"):
+        bleu_parallel.forked_rows((64, 4), rows_of, 2)
+    assert not multiprocessing.active_children()
+
+
+@pytest.fixture
+def forks(monkeypatch) -> list:
+    """A low threshold for auto, two usable cores, and a record of each fork's process count."""
+    monkeypatch.setattr(bleu_parallel, "PROCESS_MIN_SEGMENTS", 1000)
+    monkeypatch.setattr(bleu_parallel, "MIN_SEGMENTS_PER_WORKER", 500)
+    monkeypatch.setattr(bleu_parallel, "usable_cores", lambda: 2)
+    calls: list = []
+    original = bleu_parallel.forked_rows
+
+    def recording(shape, rows_of, processes, *dtype):
+        calls.append(processes)
+        return original(shape, rows_of, processes, *dtype)
+
+    monkeypatch.setattr(bleu_parallel, "forked_rows", recording)  # counting
+    monkeypatch.setattr(bleu_core, "forked_rows", recording)  # sentence scores
+    return calls
+
+
+def test_auto_forks_large_inputs_only(forks, corpus):
+    hypotheses, references = corpus
+    if not bleu_parallel.sys.platform.startswith("linux"):
+        pytest.skip("auto forks only on Linux")
+    expected = compute_bleu(hypotheses, references, num_workers=1)
+    assert compute_bleu(hypotheses, references) == expected and forks == [2]
+    compute_bleu(hypotheses[:999], references[:999], return_sentence_scores=True)
+    assert forks == [2]  # below the threshold: this process
+    assert compute_bleu(hypotheses, references, return_sentence_scores=True) == compute_bleu(
+        hypotheses, references, return_sentence_scores=True, num_workers=1)
+    assert forks == [2, 2, 2]  # the counting, then the sentence scores
+    del forks[1:]
+    compute_bleu(hypotheses, references, tokenizer=str.split)
+    assert forks == [2]  # a user's callable: never forked by auto
+    compute_bleu(hypotheses, references, tokenizer=str.split, num_workers=2)
+    assert forks == [2, 2]  # ... but when asked
+    preds = [validate_inputs(hypotheses[:600], references[:600])[0]] * 2
+    systems_statistics(preds, validate_inputs(hypotheses[:600], references[:600])[1], resolve_options(), num_workers="auto")
+    assert forks == [2, 2, 2]  # 600 segments of 3 lines each (2 systems and a reference group)
+
+
+def test_auto_stays_in_one_process_in_a_thread(forks, corpus):
+    """A server scoring in request threads: auto never forks there (num_workers=n still does)."""
+    hypotheses, references = corpus
+    seen: list = []
+
+    def request() -> None:
+        seen.append(bleu_parallel.process_count("auto", 10**6))
+        seen.append(compute_bleu(hypotheses, references))
+
+    thread = threading.Thread(target=request)
+    thread.start()
+    thread.join()
+    assert seen == [1, compute_bleu(hypotheses, references, num_workers=1)] and forks == []
+    assert bleu_parallel.process_count("auto", 999) == 1 and bleu_parallel.process_count(None, 999) == 1
