@@ -107,11 +107,13 @@ def _column_values(batch: Batch, name: str) -> list:
 def _segment_rows(batch: Batch, prediction: str, references: str, kind: Optional[str],
                   options: Mapping[str, Any]) -> Tuple[np.ndarray, np.ndarray, Any]:
     """(per-segment statistics rows (with the provenance columns for token ids), references per
-    segment, the options as they applied) of one non-empty batch: bleu_core's counting, in bulk."""
+    segment, the options as they applied) of one non-empty batch: bleu_core's counting, in bulk, in
+    this worker process alone (the engine spreads the batches over the cores; a Spark or Ray worker,
+    with its RPC threads, is no process to fork)."""
     rule_options, bleu_options = split_token_id_options(dict(options))
     rows, counts, used = statistics_of_inputs(
         _column_values(batch, prediction), _column_values(batch, references), resolve_options(**bleu_options),
-        kind, token_id_rule(**rule_options),
+        kind, token_id_rule(**rule_options), num_workers=1,
     )
     if isinstance(used.tokenizer, TokenIds):
         rows = with_provenance(rows, counts)

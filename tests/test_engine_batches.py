@@ -98,3 +98,27 @@ def test_streaming_iterable_dataset_in_two_worker_processes(tmp_path):
                                    segments=row["segments"])
     assert accumulator.segments == len(predictions)
     assert accumulator.result() == compute_bleu(predictions, references)
+
+
+def test_a_worker_counts_its_batch_in_its_own_process(monkeypatch):
+    """Spark and Ray spread the batches over the cores; a batch large enough for num_workers="auto"
+    must still be counted in the engine's worker itself (no fork of a process with RPC threads)."""
+    import bleu_parallel
+
+    monkeypatch.setattr(bleu_parallel, "PROCESS_MIN_SEGMENTS", 10)
+    monkeypatch.setattr(bleu_parallel, "MIN_SEGMENTS_PER_WORKER", 5)
+    monkeypatch.setattr(bleu_parallel, "usable_cores", lambda: 2)
+    assert bleu_parallel.process_count("auto", 300) == 2  # compute would fork for this batch here
+
+    def no_fork(*args, **kwargs):
+        raise AssertionError("an engine's worker forked")
+
+    monkeypatch.setattr(bleu_parallel, "forked_rows", no_fork)
+    predictions, references = wmt17_pairs(300)
+    table = pa.table({"prediction": predictions, "references": references})
+    rows = statistics_batch(table)
+    assert np.array_equal(np.array(rows.column("bleu_statistics").to_pylist()),
+                          statistics(predictions, references, per_segment=True, num_workers=1))
+    scored = sentence_bleu_batch(table, smooth="exp")
+    expected = compute_bleu(predictions, references, return_sentence_scores=True, smooth="exp", num_workers=1)
+    assert scored.column("sentence_bleu").to_pylist() == expected["sentence_bleu"]
