@@ -77,13 +77,22 @@ def fork_available() -> bool:
     return hasattr(os, "fork")
 
 
+def in_daemon_process() -> bool:
+    """Whether this is a daemonic multiprocessing worker (a `Pool`'s, a torch DataLoader's, a
+    `datasets.map(num_proc=...)` one), which multiprocessing forbids to have children. Only a
+    process that imported multiprocessing can be one, so this never imports it."""
+    multiprocessing = sys.modules.get("multiprocessing")
+    return multiprocessing is not None and bool(multiprocessing.current_process().daemon)
+
+
 def _auto_may_fork() -> bool:
-    """Forking on its own initiative only on Linux (macOS frameworks are not fork-safe) and from the
-    main thread: a server that scores in request threads keeps to one process. Other threads may be
-    alive (tqdm's monitor is, after any progress bar): a child runs only NumPy and Arrow calls on
-    its blocks, and CPython remakes the locks it needs (the GIL, imports, logging) after a fork."""
+    """Forking on its own initiative only on Linux (macOS frameworks are not fork-safe), from the
+    main thread (a server that scores in request threads keeps to one process) and not inside a
+    daemonic worker (a pool of processes already shares the cores, and may not fork). Other threads
+    may be alive (tqdm's monitor is, after any progress bar): a child runs only NumPy and Arrow calls
+    on its blocks, and CPython remakes the locks it needs (the GIL, imports, logging) after a fork."""
     return (sys.platform.startswith("linux") and fork_available()
-            and threading.current_thread() is threading.main_thread())
+            and threading.current_thread() is threading.main_thread() and not in_daemon_process())
 
 
 def process_count(num_workers: Any, segments: int, user_code: bool = False, lines: int = 1) -> int:
@@ -103,6 +112,12 @@ def process_count(num_workers: Any, segments: int, user_code: bool = False, line
         raise ValueError(
             f"num_workers={num_workers} needs worker processes made by fork, which this platform lacks "
             f"({sys.platform}); pass num_workers=1"
+        )
+    elif num_workers > 1 and segments > 1 and in_daemon_process():
+        raise ValueError(
+            f"num_workers={num_workers} asks for worker processes, but this is a daemonic worker process "
+            "(a multiprocessing Pool's, a DataLoader's or datasets.map(num_proc)'s), which may not have "
+            "children; pass num_workers=1 (or 'auto'): the pool already spreads the work over the cores"
         )
     return max(1, min(int(num_workers), segments))
 

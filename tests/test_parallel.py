@@ -288,3 +288,27 @@ def test_auto_stays_in_one_process_in_a_thread(forks, corpus):
     thread.join()
     assert seen == [1, compute_bleu(hypotheses, references, num_workers=1)] and forks == []
     assert bleu_parallel.process_count("auto", 999) == 1 and bleu_parallel.process_count(None, 999) == 1
+
+
+def _compute_in_a_pool_worker(args):
+    hypotheses, references, num_workers = args
+    try:
+        return compute_bleu(hypotheses, references, return_sentence_scores=True, num_workers=num_workers)
+    except ValueError as error:
+        return str(error)
+
+
+def test_a_daemonic_pool_worker_counts_alone(forks, corpus):
+    """A multiprocessing Pool's workers (and DataLoader's, datasets.map(num_proc)'s) are daemonic and
+    may not have children: auto counts there in the worker itself, with the same numbers, and an
+    explicit n says why it cannot, instead of multiprocessing's bare AssertionError."""
+    hypotheses, references = corpus
+    if not bleu_parallel.sys.platform.startswith("linux"):
+        pytest.skip("auto forks only on Linux")
+    expected = compute_bleu(hypotheses, references, return_sentence_scores=True, num_workers=1)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        in_worker = pool.map(_compute_in_a_pool_worker, [(hypotheses, references, "auto"),
+                                                         (hypotheses, references, 2)])
+    assert in_worker[0] == expected
+    assert "this is a daemonic worker process" in in_worker[1] and "pass num_workers=1" in in_worker[1]
+    assert not bleu_parallel.in_daemon_process()
