@@ -149,8 +149,9 @@ Args:
         `ignore_ids=[0]`).
     num_workers (`int` or `"auto"`, default `"auto"`): processes that tokenize and count. `"auto"`
         forks one per core only for large inputs (20,000 segments and more, on Linux, called from
-        the main thread and not in a pool's worker process, with this module's tokenizers); `1`: this process alone; `n`: n forked
-        processes. The numbers are the same whatever it is (docs/scaling.md).
+        the main thread and not in a pool's worker process, with this module's tokenizers); `1`:
+        this process alone; `n`: n forked processes. The numbers are the same whatever it is
+        (docs/scaling.md).
     sacreBLEU's names work too: tokenize=, smooth_method=, max_ngram_order= and (evaluate's
     `sacrebleu`) use_effective_order=. Options given to `evaluate.load(path, ...)` become the
     metric's defaults, which a call's options override.
