@@ -28,6 +28,8 @@ def command_name() -> str:
     """How the user ran it, for the hints that say what to type: `bleu` (the installed command) or
     `python bleu_cli.py` (the clone)."""
     return INSTALLED_COMMAND if os.path.basename(sys.argv[0] or "") == INSTALLED_COMMAND else f"python {PROG}"
+
+
 FORMATS = ("json", "text", "latex")
 # sacreBLEU's options that work on its downloadable test sets: refused with one message (see
 # `bleu_cli_request.TEST_SET_MESSAGE`), since nothing is downloaded here.
