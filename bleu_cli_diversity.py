@@ -20,7 +20,7 @@ import json
 from typing import Any, Dict, List, Optional
 
 from bleu_cli_files import read_segments
-from bleu_cli_request import UsageError, display, target_language
+from bleu_cli_request import UsageError, display, target_language, width_and_scale
 from bleu_diversity import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
 
 SHOWN_CHARACTERS = 110  # of each text of a pair, in the text report
@@ -41,8 +41,7 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise UsageError(f"--self-bleu FILE scores the lines of one file against each other; drop {', '.join(clashes)}")
     if args.top < 0:
         raise UsageError(f"--top must be >= 0 (0: no pairs), not {args.top}")
-    if args.width is not None and args.width < 0:
-        raise UsageError(f"--width must be >= 0, not {args.width}")
+    width_and_scale(args.width)  # a UsageError for a negative -w
     target_language(args)  # a malformed -l is a usage error here too
 
 
@@ -65,9 +64,9 @@ def _shown(text: str) -> str:
 
 
 def number_format(width: Optional[int]):
-    """How a score prints, with the corpus command's meaning of -w (`bleu_cli_request`): 0-1 with 4
+    """How a score prints, with the corpus command's meaning of -w (`width_and_scale`): 0-1 with 4
     digits without it, sacreBLEU's 0-100 with `width` digits with it."""
-    digits, scale = (4, 1.0) if width is None else (width, 100.0)
+    digits, scale = width_and_scale(width)
     return lambda value: f"{scale * value:.{digits}f}"
 
 

@@ -13,7 +13,7 @@ import argparse
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from bleu_cli_parser import FORMATS, TEST_SET_OPTIONS, command_name, seed_value
 from bleu_compare import DEFAULT_SAMPLES
@@ -254,6 +254,17 @@ def _format(args: argparse.Namespace, grammar: str, environ: Mapping[str, str]) 
     return chosen
 
 
+def width_and_scale(width: Optional[int], grammar: str = OURS) -> Tuple[int, float]:
+    """(digits, scale) of printed scores, one meaning for every command: -w counts digits of a
+    0-100 score, as sacreBLEU's, so given in this module's grammar the scores print on 0-100 too
+    (-w 2: 54.54, never 0.55); without it, the grammar's default (0-1 with 4 digits here)."""
+    if width is None:
+        return GRAMMAR_DEFAULTS[grammar]["width"], GRAMMAR_DEFAULTS[grammar]["scale"]
+    if width < 0:
+        raise UsageError(f"--width must be >= 0, not {width}")
+    return width, 100.0
+
+
 def _num_workers(args: argparse.Namespace) -> Any:
     """--num-workers, or sacreBLEU's -j N (its worker processes; 0, its own choice, is auto here)."""
     jobs = args.paired_jobs
@@ -279,12 +290,7 @@ def request_from_args(
     roles = resolve_roles(args, stdin_is_terminal, stdin_has_text)
     paired = paired_request(args, roles)
     defaults = GRAMMAR_DEFAULTS[roles.grammar]
-    if args.width is not None and args.width < 0:
-        raise UsageError(f"--width must be >= 0, not {args.width}")
-    # -w counts digits of a 0-100 score, as sacreBLEU's: given in this module's grammar, the
-    # scores are printed on 0-100 too (-w 2: 54.54, never 0.55).
-    width = defaults["width"] if args.width is None else args.width
-    scale = 100.0 if args.width is not None else defaults["scale"]
+    width, scale = width_and_scale(args.width, roles.grammar)
     if args.bootstrap is not None and args.confidence:
         raise UsageError("--bootstrap N and -ci/--confidence both ask for the interval; give one (-ci takes --confidence-n N)")
     bootstrap = args.bootstrap or (args.confidence_n if args.confidence else 0)
