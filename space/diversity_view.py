@@ -13,11 +13,10 @@ from __future__ import annotations
 import html
 from typing import Any, Dict, List, Tuple
 
-
 from bleu_diversity import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
 from .inputs import INPUT_ERRORS, SOURCE_FILES, check_pasted_size, parse_max_order, read_lines_file, split_lines
 from .options import TOKENIZER_CHOICES
-from .render import SCALE_JS, SCALE_PERCENT, SCALE_UNIT, both_scales
+from .render import SCALE_JS, SCALE_PERCENT, SCALE_UNIT, both_scales, the_other_scale
 from .scoring import cut as cut_cell
 
 PAIRS_SHOWN = 10
@@ -69,8 +68,7 @@ def summary_html(count: int, result: Dict[str, Any]) -> str:
     """The card, in the Score tab's classes: self-BLEU large, the corpus and pairwise values beside it,
     every score on both scales (the page's toggle shows one)."""
     value = result["self_bleu"]
-    other = (f'<span class="scale-unit">{100 * value:.2f} on the 0–100 scale</span>'
-             f'<span class="scale-percent">{value:.4f} on the 0–1 scale</span>')
+    other = the_other_scale(value)
     return f"""
 <div class="bleu-card" id="diversity-card" data-self-bleu="{value!r}">
   <div class="bleu-head">

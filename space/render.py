@@ -42,6 +42,12 @@ def both_scales(value: float) -> str:
     return f'<span class="scale-unit">{_format(value)}</span><span class="scale-percent">{100 * value:.2f}</span>'
 
 
+def the_other_scale(value: float, percent_name: str = "the 0–100 scale") -> str:
+    """A card's line under its large number: the same score on the scale the toggle does not show."""
+    return (f'<span class="scale-unit">{100 * value:.2f} on {percent_name}</span>'
+            f'<span class="scale-percent">{_format(value)} on the 0–1 scale</span>')
+
+
 def bootstrap_mean_ci(result: dict) -> Optional[tuple]:
     """sacreBLEU's numbers for a bootstrap: the resamples' mean and the half-width of their 95%
     interval (`μ = mean ± ci`), or None without a bootstrap."""
@@ -77,8 +83,7 @@ def score_html(scored: ScoredCorpus) -> str:
     result = scored.result
     bleu = result["bleu"]
     shown = both_scales
-    other = (f'<span class="scale-unit">{bleu * 100:.2f} on sacreBLEU\'s 0–100 scale</span>'
-             f'<span class="scale-percent">{_format(bleu)} on the 0–1 scale</span>')
+    other = the_other_scale(bleu, "sacreBLEU's 0–100 scale")
     num_refs = scored.reference_counts
     refs = str(num_refs[0]) if num_refs.min() == num_refs.max() else f"{num_refs.min()}–{num_refs.max()}"
     width = max(0.0, min(1.0, bleu)) * 100
