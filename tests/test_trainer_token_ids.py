@@ -154,7 +154,10 @@ def test_streaming_batches_equal_one_shot_and_start_over(tok):
     assert hook((generated, labels)) == one_shot
 
 
-def test_eval_examples_drops_the_padding_duplicates(tok):
+def test_eval_examples_drops_the_padding_duplicates(tok, monkeypatch):
+    import bleu_trainer_gather
+
+    monkeypatch.setattr(bleu_trainer_gather, "world_size", lambda: 2)  # copies exist only under several processes
     generated, labels = generated_ids(tok, PREDICTIONS, 14), label_ids(tok, REFERENCES, 12)
     alone = BleuComputeMetrics(tok, token_ids=True)((generated[:4], labels[:4]))
     # Four examples, gathered from two processes with the first two repeated to fill the last step.
