@@ -3,7 +3,7 @@
 Run `python app.py` (serves http://127.0.0.1:7860; `--port N` or GRADIO_SERVER_PORT picks another
 port, GRADIO_SERVER_NAME another address, as on Spaces). This file is the Space's entry point
 (`app_file: app.py`); the demo itself lives in the `space` package, split by job (see its
-`__init__`). Everything BLEU goes through `bleu_core` and `bleu_explain`.
+`__init__`). Everything BLEU goes through `bleukit.core` and `space.explain`.
 """
 
 from __future__ import annotations

@@ -1,38 +1,15 @@
 """BLEU significance test of two systems as an `evaluate` comparison module.
 
-Load it with `evaluate.load("path/to/bleu_comparison.py", module_type="comparison")`, then
-`compute(predictions1=..., predictions2=..., references=...)`. Like the metric, the class is thin:
-it checks raw inputs before `evaluate` casts them and hands the test to `bleu_compare.compare`.
+Load it with `evaluate.load("path/to/bleu_comparison.py", module_type="comparison")` (or
+`bleukit.load_comparison()`), then `compute(predictions1=..., predictions2=..., references=...)`.
+Like the metric, this script is its card text, its features and a `_compute` that hands over to the
+installed `bleukit` package (`bleukit.significance`); the import line's comment is evaluate's
+install hint.
 """
-
-from typing import Any, Dict, Optional
 
 import datasets
 import evaluate
-
-# evaluate.load copies only the sibling modules this file imports itself (one per line, relative,
-# at column 0), and not their imports: so every helper module the test needs is imported here.
-# Never put a comment on these lines: evaluate reads the text after '#' on an import line as a URL.
-from .bleu_compare import COUNT_NAMES, check_compare_options, check_systems, compare
-from .bleu_core import DEFAULT_BOOTSTRAP_SEED
-from .bleu_inputs import TOKEN_IDS
-from .bleu_options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, init_keywords, split_load_keywords
-from .bleu_parallel import forked_rows
-from .bleu_scoring import score_rows
-from .bleu_significance import TestScorer
-from .bleu_stats import ngram_statistics
-from .bleu_token_ids import DEFAULT_RULE
-from .bleu_tokenizer_base import BaseTokenizer
-from .bleu_tokenizer_13a import Tokenizer13a
-from .bleu_tokenizer_regex import TokenizerIntl
-from .bleu_tokenizer_memo import MemoizedTokenizer
-from .bleu_tokenizer_mecab import TokenizerJaMecab
-from .bleu_tokenizer_spm import TokenizerSPM
-from .bleu_tokenizers import get_tokenizer
-
-# Used through bleu_compare (TestScorer: bleu_significance); imported here so that evaluate.load copies their modules.
-HELPERS = (TOKEN_IDS, score_rows, TestScorer, ngram_statistics, DEFAULT_RULE, get_tokenizer, BaseTokenizer, Tokenizer13a,
-           TokenizerIntl, MemoizedTokenizer, TokenizerJaMecab, TokenizerSPM, forked_rows)
+from bleukit.evaluate_module import BleuComparisonMethods  # From: bleukit
 
 _CITATION = """\
 @inproceedings{koehn-2004-statistical,
@@ -128,59 +105,9 @@ def _features() -> list:
     ]
 
 
-def _pair(result: Dict[str, Any]) -> Dict[str, Any]:
-    """compare's result for two systems in the flat shape evaluate's comparisons return."""
-    first, second = result["systems"]
-    return {
-        "bleu1": first["bleu"],
-        "bleu2": second["bleu"],
-        "difference": second["bleu"] - first["bleu"],
-        "p_value": second["p_value"],
-        "ties": second["ties"],
-        "mean1": first["mean"],
-        "ci1": first["ci"],
-        "mean2": second["mean"],
-        "ci2": second["ci"],
-        "method": result["method"],
-        "samples": result["samples"],
-        "seed": result["seed"],
-        "count_ties": result["count_ties"],
-        "signature": result["signature"],
-    }
-
-
-# The test's settings (beside the scoring options).
-SETTINGS = ("method", "bootstrap_samples", "trials", "seed", "count_ties", "samples", "confidence_samples")
-
-
-def _check_settings(kwargs: Dict[str, Any], evaluate_settings: Optional[Dict[str, Any]] = None) -> None:
-    unknown = sorted(set(kwargs) - set(SETTINGS) - set(OPTION_NAMES))
-    if unknown:
-        if evaluate_settings is not None:  # at load time
-            raise TypeError(f"evaluate.load(...) got unknown keyword(s) {unknown}; at load time the comparison takes "
-                            f"{list(SETTINGS + OPTION_NAMES)} (they become its defaults) and evaluate's own "
-                            f"{list(init_keywords(evaluate.EvaluationModule))}")
-        raise TypeError(f"unknown option(s) {unknown}; the comparison takes {list(SETTINGS + OPTION_NAMES)} "
-                        f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
-    check_compare_options(
-        kwargs.get("method", "bootstrap"), {name: kwargs.get(name) for name in COUNT_NAMES},
-        kwargs.get("seed", DEFAULT_BOOTSTRAP_SEED), {k: v for k, v in kwargs.items() if k in OPTION_NAMES},
-        kwargs.get("count_ties", False),
-    )
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class BleuComparison(evaluate.Comparison):
+class BleuComparison(BleuComparisonMethods, evaluate.Comparison):
     """Paired significance test of two systems' BLEU, sacreBLEU's test, offline."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """`evaluate.load(path, module_type="comparison", method="ar", smooth="exp", ...)`: the test's
-        settings and scoring options given at load time become its defaults (`default_options`),
-        checked now; an unknown keyword is an error, never dropped."""
-        settings, defaults = split_load_keywords(kwargs, evaluate.EvaluationModule)
-        _check_settings(defaults, evaluate_settings=settings)
-        self.default_options = defaults
-        super().__init__(*args, **settings)
 
     def _info(self) -> evaluate.ComparisonInfo:
         return evaluate.ComparisonInfo(
@@ -193,26 +120,5 @@ class BleuComparison(evaluate.Comparison):
             reference_urls=["https://aclanthology.org/W04-3250", "https://aclanthology.org/W05-0908"],
         )
 
-    def compute(self, *, predictions1=None, predictions2=None, references=None, **kwargs) -> Optional[Dict[str, Any]]:
-        """Check the inputs and options as the user gave them, then run the test.
-
-        Checking happens before `evaluate` casts the inputs to the declared features, so a
-        malformed input gets an error that names it instead of a silently different result.
-        """
-        kwargs = {**self.default_options, **canonical_options(kwargs)}
-        _check_settings(kwargs)
-        given = (predictions1, predictions2, references)
-        if all(value is not None for value in given) and self.num_process == 1 and self.writer is None:
-            # All the data in this call: test it directly (evaluate's Arrow cache would only copy it).
-            return _pair(compare({"predictions1": predictions1, "predictions2": predictions2}, references, **kwargs))
-        if any(value is not None for value in given):
-            check_systems({"predictions1": predictions1, "predictions2": predictions2}, references)
-        return super().compute(predictions1=predictions1, predictions2=predictions2, references=references, **kwargs)
-
-    def add_batch(self, *, predictions1=None, predictions2=None, references=None, **kwargs) -> None:
-        """Check one batch as the user gave it, then add it to the evaluation cache."""
-        check_systems({"predictions1": predictions1, "predictions2": predictions2}, references)
-        super().add_batch(predictions1=predictions1, predictions2=predictions2, references=references, **kwargs)
-
-    def _compute(self, predictions1, predictions2, references, **kwargs) -> Dict[str, Any]:
-        return _pair(compare({"predictions1": predictions1, "predictions2": predictions2}, references, **kwargs))
+    def _compute(self, predictions1, predictions2, references, **kwargs):
+        return self.compare_from_cache(predictions1, predictions2, references, **kwargs)

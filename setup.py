@@ -1,11 +1,6 @@
-"""The installed modules: every top-level bleu_*.py beside this file (the rest is in pyproject.toml).
-
-`evaluate.load` copies a metric script's sibling modules, so the modules stay flat (no package); a
-module added by anyone is installed without editing a list.
-"""
-
-from pathlib import Path
+"""The two evaluate scripts install as modules beside the package (the rest is in pyproject.toml):
+`bleukit.load()` finds `bleu_metric.py` there, and `evaluate.load` needs a script, not a package."""
 
 from setuptools import setup
 
-setup(py_modules=sorted(path.stem for path in Path(__file__).resolve().parent.glob("bleu_*.py")))
+setup(py_modules=["bleu_metric", "bleu_comparison"])

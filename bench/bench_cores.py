@@ -1,7 +1,7 @@
 """Every core of one machine: `num_workers` processes against one process, at 48k and 480k segments.
 
 The corpus is bench/benchmark.py's (the 16 WMT17 en-de systems, each copy's lines prefixed so no
-cache helps; synthetic when ../shared/data is absent), scored end to end by `bleu_core`: checks,
+cache helps; synthetic when ../shared/data is absent), scored end to end by `bleukit.core`: checks,
 13a tokenizing, counting, scoring. Rows, for each size:
 
 - `1 thread`: one process on one thread (num_workers=1 with bleu_parallel.MAX_THREADS = 1): one core;
@@ -38,11 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 from benchmark import _machine, build_corpus  # noqa: E402
-from bleu_core import compute_bleu, systems_statistics  # noqa: E402
-from bleu_inputs import validate_inputs  # noqa: E402
-from bleu_options import resolve_options  # noqa: E402
-import bleu_parallel  # noqa: E402
-from bleu_parallel import AUTO, process_count, usable_cores  # noqa: E402
+from bleukit.core import compute_bleu, systems_statistics  # noqa: E402
+from bleukit.inputs import validate_inputs  # noqa: E402
+from bleukit.options import resolve_options  # noqa: E402
+import bleukit.counting.parallel as bleu_parallel  # noqa: E402
+from bleukit.counting.parallel import AUTO, process_count, usable_cores  # noqa: E402
 
 SYSTEMS = 16
 ONE_THREAD = "1 thread"

@@ -26,7 +26,7 @@ first 10 sources and scaled to 100 (`*`); `agree` compares the chosen indices. m
 included, scores in float32) runs in the Python given by --mbrs-python, as it does not install
 beside this module's dependencies (it pins transformers, numpy 1.26 and COMET); this module is
 then timed on the same task (pseudo_references = the candidates). `ids (torch, CPU)` is the same
-MBR on a (100, 64, L) tensor of token ids (13a tokens numbered), through `bleu_tensor_pairs`.
+MBR on a (100, 64, L) tensor of token ids (13a tokens numbered), through `bleukit.tensor.pairs`.
 
 Times are wall seconds, best of --repeats for this module (best of 1 for the others); the load
 average is printed before and after, as the machine may be shared.
@@ -52,8 +52,8 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data" / "wmt17-en-de"
 sys.path.insert(0, str(REPO))
 
-from bleu_diversity import self_bleu  # noqa: E402
-from bleu_mbr import mbr  # noqa: E402
+from bleukit.diversity.pairwise import self_bleu  # noqa: E402
+from bleukit.diversity.mbr import mbr  # noqa: E402
 
 SELF_BLEU_SIZES = [1000, 3004, 10000, 30000]
 SOURCES, CANDIDATES, LOOP_SOURCES = 100, 64, 10
@@ -160,7 +160,7 @@ def sacrebleu_loop(sources: List[List[str]], with_itself: bool = False) -> List[
 def token_id_tensor(sources: List[List[str]]):
     import torch
 
-    from bleu_options import resolve_options
+    from bleukit.options import resolve_options
 
     tokenizer = resolve_options().tokenizer
     flat = [candidate for candidates in sources for candidate in candidates]

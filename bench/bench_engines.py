@@ -32,7 +32,7 @@ import pyarrow as pa
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bleu_core import compute_bleu  # noqa: E402
+from bleukit.core import compute_bleu  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "wmt17-en-de"
 REFERENCE = "newstest2017-ende.ref.de"
@@ -74,7 +74,7 @@ def run_compute(rows: int) -> tuple:
 def run_spark(rows: int, partitions: int) -> tuple:
     from pyspark.sql import SparkSession
 
-    import bleu_spark
+    import bleukit.engines.spark as bleu_spark
 
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
              .config("spark.driver.memory", "2g").getOrCreate())
@@ -105,7 +105,7 @@ def run_ray(rows: int, partitions: int) -> tuple:
     import ray
     import ray.data
 
-    import bleu_ray
+    import bleukit.engines.ray as bleu_ray
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     ray.data.DataContext.get_current().enable_progress_bars = False

@@ -1,4 +1,4 @@
-"""Sentence BLEU of padded token-id tensors: bleu_tensor against a TensorBLEU-style implementation
+"""Sentence BLEU of padded token-id tensors: bleukit.tensor.scores against a TensorBLEU-style implementation
 and an NLTK sentence_bleu loop, on CPU or GPU.
 
 Run from the repository root:
@@ -17,7 +17,7 @@ match; sacreBLEU's `floor`), in float64.
 
 What is timed:
 - ours: `bleu_tensor.sentence_bleu` from device tensors to a float64 tensor on the device (the
-  statistics are counted on the device, the B rows are scored on the CPU by bleu_scoring).
+  statistics are counted on the device, the B rows are scored on the CPU by bleukit.scoring).
 - tensorbleu-style: written here from the TensorBLEU paper's description (Filipek 2025): per order,
   `unfold` the n-grams, `torch.unique(dim=0)` over all of the batch's n-grams, an offset bincount
   gives per-sentence counts (B x unique n-grams), clipping by the maximum over the references,
@@ -29,7 +29,7 @@ What is timed:
 On CUDA the clock is read after `torch.cuda.synchronize()`; every method runs once to warm up and
 the table reports the best of `--repeats` runs (the least disturbed by other work on the machine;
 the NLTK loop: the best of at most 3).
-On a CPU, `ours` counts with bleu_stats (NumPy and Arrow) and the extra column `torch-count` times
+On a CPU, `ours` counts with bleukit.counting.stats (NumPy and Arrow) and the extra column `torch-count` times
 the torch counting that runs on GPUs (the same numbers, checked). `agree?` checks ours against NLTK (rel 1e-12, on
 the sentences NLTK scored) and against tensorbleu-style (abs 1e-9) on every sentence.
 """
@@ -48,7 +48,7 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import bleu_tensor  # noqa: E402
+import bleukit.tensor.scores as bleu_tensor  # noqa: E402
 
 VOCABULARY = 32000
 PAD_ID = 0

@@ -70,7 +70,7 @@ def best_of(repeats: int, run: Callable[[], float]) -> Tuple[float, float]:
 
 def prepare_models(folder: Path) -> Dict[str, str]:
     """Which SentencePiece models are sacreBLEU's real files, and a stand-in for the others."""
-    from bleu_tokenizer_spm import SPM_MODELS, default_model_path
+    from bleukit.tokenizers.spm import SPM_MODELS, default_model_path
 
     found = {name: "sacreBLEU's model" for name in SPM_MODELS if os.path.isfile(default_model_path(name))}
     missing = [name for name in SPM_MODELS if name not in found]
@@ -104,8 +104,8 @@ def time_tokenizer(name: str, size: int, repeats: int) -> Dict[str, float]:
     from sacrebleu.metrics import BLEU
     from sacrebleu.metrics.bleu import _get_tokenizer
 
-    from bleu_core import compute_bleu
-    from bleu_tokenizers import TOKENIZERS, get_tokenizer
+    from bleukit.core import compute_bleu
+    from bleukit.tokenizers.registry import TOKENIZERS, get_tokenizer
 
     hypotheses, references = segments(LANGUAGE[name], size, seed=7)
     new_hypotheses, _ = segments(LANGUAGE[name], size, seed=8)

@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from bleu_trainer import BleuComputeMetrics  # noqa: E402
+from bleukit.integrations.trainer import BleuComputeMetrics  # noqa: E402
 from tiny_seq2seq import SPECIALS, make_tokenizer  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
     python bench/cli_startup.py [--runs 15]
 
-Each run is a fresh `python bleu_cli.py` process; the script prints the median and best wall time
+Each run is a fresh `python -m bleukit` process; the script prints the median and best wall time
 beside a bare `python -c pass` and `python -c "import numpy, pyarrow"` (the floor the CLI cannot go
 under), the ratio to each, and the sacreBLEU CLI on the same example for comparison.
 """
@@ -17,14 +17,14 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-EXAMPLE = ["examples/hypotheses.txt", "-r", "examples/references.1.txt", "examples/references.2.txt"]
+EXAMPLE = ["bleukit/cli/example/hypotheses.txt", "-r", "bleukit/cli/example/references.1.txt", "bleukit/cli/example/references.2.txt"]
 COMMANDS = {
     "python -c pass": [sys.executable, "-c", "pass"],
     "import numpy, pyarrow": [sys.executable, "-c", "import numpy, pyarrow"],
-    "bleu_cli.py (example)": [sys.executable, "bleu_cli.py"],
-    "bleu_cli.py HYP -r REF REF": [sys.executable, "bleu_cli.py", *EXAMPLE],
-    "sacrebleu CLI (example)": [sys.executable, "-m", "sacrebleu", "examples/references.1.txt",
-                                "examples/references.2.txt", "-i", "examples/hypotheses.txt", "-f", "text"],
+    "bleukit/cli/main.py (example)": [sys.executable, "bleukit/cli/main.py"],
+    "bleukit/cli/main.py HYP -r REF REF": [sys.executable, "bleukit/cli/main.py", *EXAMPLE],
+    "sacrebleu CLI (example)": [sys.executable, "-m", "sacrebleu", "bleukit/cli/example/references.1.txt",
+                                "bleukit/cli/example/references.2.txt", "-i", "bleukit/cli/example/hypotheses.txt", "-f", "text"],
 }
 
 
@@ -42,7 +42,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     results = {name: wall_times(command, args.runs) for name, command in COMMANDS.items()}
-    cli = statistics.median(results["bleu_cli.py (example)"])
+    cli = statistics.median(results["bleukit/cli/main.py (example)"])
     print(f"{'command':30} {'median s':>9} {'best s':>8} {'CLI / this':>11}")
     for name, times in results.items():
         median = statistics.median(times)

@@ -25,7 +25,7 @@ def _read_lines(path: str) -> list:
 def main() -> None:
     method, repeat, reference, systems = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
     started = time.perf_counter()
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
 
     imported = time.perf_counter() - started
     walls, result = [], None

@@ -1,7 +1,7 @@
 """The Hugging Face Space demo, split by job; `app.py` (the Space's entry point) serves it.
 
 - `inputs`: pasted text and uploaded files -> predictions, per-segment references, metric options
-- `scoring`: one scored corpus through `bleu_core`, and the frames the page shows
+- `scoring`: one scored corpus through `bleukit.core`, and the frames the page shows
 - `render`: the HTML of the score card and explain mode
 - `examples`: the one-click examples
 - `handlers`: what each button and click does

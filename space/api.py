@@ -10,7 +10,7 @@
     client.predict(texts="the cat sat\nthe cat sat down\na dog ran", api_name="/diversity")
 
 `/score` returns what `evaluate.load("bleu_metric.py").compute(...)` returns; `/compare` what
-`bleu_compare.compare(...)` returns; `/diversity` what `bleu_diversity.self_bleu(...)` returns, with
+`bleukit.significance.compare.compare(...)` returns; `/diversity` what `bleukit.diversity.pairwise.self_bleu(...)` returns, with
 the most similar pairs. None keeps anything in the session. The page's own events
 (clicks, examples, paging) are private: they are not part of the API.
 """
@@ -22,9 +22,9 @@ from typing import Any, Dict, List, Optional
 import gradio as gr
 from gradio import FileData
 
-from bleu_compare import compare as compare_systems
-from bleu_core import DEFAULT_BOOTSTRAP_SEED, compute_bleu
-from bleu_diversity import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
+from bleukit.significance.compare import compare as compare_systems
+from bleukit.core import DEFAULT_BOOTSTRAP_SEED, compute_bleu
+from bleukit.diversity.pairwise import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
 
 from .compare_view import parse_systems, systems_from_files
 from .diversity_view import options_of, read_texts
@@ -105,7 +105,7 @@ def compare(
     effective_order: bool = False,
     count_ties: bool = False,  # last, so that callers passing the others by position keep working
 ) -> Dict[str, Any]:
-    """sacreBLEU's paired significance test of two or more systems against a baseline: bleu_compare's
+    """sacreBLEU's paired significance test of two or more systems against a baseline: bleukit.significance.compare's
     result dict (method, samples, seed, count_ties, baseline, signature, and per system bleu, p_value,
     ties, mean, ci, ...). `count_ties` True counts the resamples or trials that tie the observed
     difference in the p-value (the conservative one); False is sacreBLEU's strict p-value.
@@ -148,7 +148,7 @@ def diversity(
     convention: str = "sacrebleu",
     top: int = 10,
 ) -> Dict[str, Any]:
-    """Self-BLEU of a set of texts (each against all the others): bleu_diversity.self_bleu's result
+    """Self-BLEU of a set of texts (each against all the others): bleukit.diversity.pairwise.self_bleu's result
     (self_bleu, sentence_bleu, corpus_bleu, pairwise_bleu, signature) and `pairs`, the `top` most
     similar pairs (i, j from 0, bleu, bleu_ij, bleu_ji; searched for up to 10,000 texts, else None).
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
-from bleu_compare import DEFAULT_SAMPLES
+from bleukit.significance.compare import DEFAULT_SAMPLES
 
 from .compare_view import (
     COMPARE_HELP,

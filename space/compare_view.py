@@ -1,5 +1,5 @@
 """The Compare systems tab's work: two or more systems on the same references, through
-`bleu_compare.compare` (sacreBLEU's paired bootstrap or approximate randomization).
+`bleukit.significance.compare.compare` (sacreBLEU's paired bootstrap or approximate randomization).
 
 Shows the table (BLEU, sacreBLEU's μ ± ci, p-value against the chosen baseline, and how many
 resamples or trials tied the observed difference: sacreBLEU's strict p-value leaves them out, the
@@ -20,9 +20,9 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from bleu_compare import DEFAULT_SAMPLES, compare
-from bleu_core import bleu_rows, segment_statistics
-from bleu_options import resolve_options
+from bleukit.significance.compare import DEFAULT_SAMPLES, compare
+from bleukit.core import bleu_rows, segment_statistics
+from bleukit.options import resolve_options
 
 from .inputs import (
     SOURCE_FILES,
@@ -125,7 +125,7 @@ def read_systems(source, systems_text, references_text, system_files, reference_
 
 def compare_systems(systems: Dict[str, List[str]], references: List[List[str]], kwargs: Dict[str, Any],
                     baseline: Optional[str], method: str, samples: int, seed: Optional[int], count_ties: bool = False):
-    """The test (bleu_compare.compare) and what the differences view keeps."""
+    """The test (bleukit.significance.compare.compare) and what the differences view keeps."""
     result = compare(systems, references, baseline=baseline, method=method, samples=samples, seed=seed,
                      count_ties=bool(count_ties), **kwargs)
     names = [row["name"] for row in result["systems"]]
@@ -265,7 +265,7 @@ def few_segments_warning(count: int, result: Dict[str, Any]) -> str:
 
 
 def ties_note(result: Dict[str, Any]) -> str:
-    """Which p-value the table shows, and the ties behind it (bleu_significance: a tie is a
+    """Which p-value the table shows, and the ties behind it (bleukit.significance.paired: a tie is a
     resample or trial whose difference equals the observed one exactly)."""
     what = "resamples" if result["method"] == "bootstrap" else "trials"
     tied = [f"{html.escape(row['name'])} {row['ties']:,}" for row in result["systems"] if row.get("ties")]

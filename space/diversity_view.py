@@ -1,5 +1,5 @@
 """The Diversity tab: one set of texts in (pasted or a file, one per line), self-BLEU out, and the
-most similar pairs shown, through `bleu_diversity.self_bleu` and `most_similar_pairs`.
+most similar pairs shown, through `bleukit.diversity.pairwise.self_bleu` and `most_similar_pairs`.
 
 The numbers are sentence BLEU as sacreBLEU's `sentence_bleu` computes it (exp smoothing, effective
 order) or, with the NLTK convention, as NLTK's `sentence_bleu` with method1 (Texygen's and
@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 from typing import Any, Dict, List, Tuple
 
-from bleu_diversity import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
+from bleukit.diversity.pairwise import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
 from .inputs import INPUT_ERRORS, SOURCE_FILES, check_pasted_size, parse_max_order, read_lines_file, split_lines
 from .options import TOKENIZER_CHOICES
 from .render import SCALE_JS, SCALE_PERCENT, SCALE_UNIT, both_scales, the_other_scale

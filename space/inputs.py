@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from bleu_core import DEFAULT_BOOTSTRAP_SEED
-from bleu_tokenizers import TokenizerSetupError
+from bleukit.core import DEFAULT_BOOTSTRAP_SEED
+from bleukit.tokenizers.registry import TokenizerSetupError
 
 REFERENCE_SET_SEPARATOR = "---"
 SOURCE_TEXT, SOURCE_FILES = "text", "files"

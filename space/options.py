@@ -13,14 +13,14 @@ from typing import Any, Dict, List, Tuple
 
 import gradio as gr
 
-from bleu_options import BleuOptions, resolve_options
-from bleu_scoring import SMOOTHING_DEFAULTS
-from bleu_tokenizers import TOKENIZERS, unavailable_reason
+from bleukit.options import BleuOptions, resolve_options
+from bleukit.scoring import SMOOTHING_DEFAULTS
+from bleukit.tokenizers.registry import TOKENIZERS, unavailable_reason
 
 from .inputs import INPUT_ERRORS, option_kwargs
 
 # Labels for the tokenizer menu; a tokenizer without one is listed by its name, so a new tokenizer in
-# bleu_tokenizers.TOKENIZERS appears in the menu without touching this file. "spm" is flores101's old
+# bleukit.tokenizers.registry.TOKENIZERS appears in the menu without touching this file. "spm" is flores101's old
 # name, left out of the menu. An entry whose optional package or model file is missing here says so
 # (choosing it shows the error, with the pip line or the model's source).
 TOKENIZER_LABELS = {

@@ -1,11 +1,11 @@
-"""HTML for the score card and explain mode; every number comes from the core or bleu_explain."""
+"""HTML for the score card and explain mode; every number comes from the core or space.explain."""
 
 from __future__ import annotations
 
 import html
 from typing import AbstractSet, Any, Optional, Sequence
 
-from bleu_explain import (
+from space.explain import (
     MAX_TOKENS_COUNTED,
     SegmentExplanation,
     bleu_arithmetic,
@@ -14,7 +14,7 @@ from bleu_explain import (
     precision_arithmetic,
     reference_length_choice,
 )
-from bleu_core import score
+from bleukit.core import score
 
 from .options import describe, is_default
 from .scoring import ScoredCorpus, sentence_options

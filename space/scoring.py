@@ -1,4 +1,4 @@
-"""One scored corpus, through `bleu_core` only, and the frames the page draws from it.
+"""One scored corpus, through `bleukit.core` only, and the frames the page draws from it.
 
 Per-segment scores are sentence BLEU with sacreBLEU's sentence-level settings (`sentence_bleu`:
 order 4, exp smoothing, effective order, closest reference length), on the corpus options' tokens
@@ -19,9 +19,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from bleu_cli_sacrebleu import with_test_fields
-from bleu_core import DEFAULT_BOOTSTRAP_SEED, bleu_rows, result_from_statistics, segment_statistics, statistics_of_inputs
-from bleu_options import BleuOptions, resolve_options
+from bleukit.cli.sacrebleu_layouts import with_test_fields
+from bleukit.core import DEFAULT_BOOTSTRAP_SEED, bleu_rows, result_from_statistics, segment_statistics, statistics_of_inputs
+from bleukit.options import BleuOptions, resolve_options
 
 from .store import SegmentTexts
 

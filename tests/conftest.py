@@ -165,9 +165,17 @@ def run_with_network_refused(tmp_path: Path, body: str, *args: str) -> dict:
 
 
 def assert_import_lines_safe_for_evaluate(path: Path) -> None:
-    """evaluate reads the text after '#' on an import line of a module script as a URL to download,
-    and parses one module per line: no comment and no comma before `import` on any import line."""
+    """What evaluate's own parser (`get_imports`) reads in a module script: library imports only
+    (a relative import is a file to copy or, with a URL comment, to download: never), one module per
+    line, and the package's line carrying its install hint (`# From: bleukit` becomes evaluate's
+    "pip install bleukit" where the package is missing)."""
+    from evaluate.loading import get_imports
+
+    imports = get_imports(str(path))
+    assert {kind for kind, *_ in imports} == {"library"}, imports
+    assert {(name, hint) for _, name, hint, _ in imports} == {("datasets", "datasets"), ("evaluate", "evaluate"),
+                                                               ("bleukit", "bleukit")}
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith(("import ", "from ")):
-            assert "#" not in line, line
             assert "," not in line.split(" import ")[0], f"several modules on one line: {line}"
+            assert "#" not in line or line.endswith("# From: bleukit"), line

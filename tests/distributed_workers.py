@@ -8,7 +8,7 @@
 through a shared cache_dir, and process 0 gets the result (the others get None).
 `torch`: each process computes its shard's BLEU statistics, torch.distributed (gloo) all-reduces
 them, and rank 0 scores the sum.
-`tensor`: each process counts its rows of a padded token-id batch with bleu_tensor (statistics as
+`tensor`: each process counts its rows of a padded token-id batch with bleukit.tensor.scores (statistics as
 int64 tensors) and all-reduces them (tests/test_tensor.py).
 
 Also `segment_rows`, the function the datasets.Dataset.map test runs in its worker processes.
@@ -37,7 +37,7 @@ def shard(items: List[Any], rank: int, world: int) -> List[Any]:
 
 def segment_rows(batch: Dict[str, list], options: Dict[str, Any]) -> Dict[str, list]:
     """Dataset.map function: one statistics row per segment (runs inside map's worker processes)."""
-    from bleu_streaming import statistics
+    from bleukit.streaming import statistics
 
     rows = statistics(batch["prediction"], batch["references"], per_segment=True, **options)
     return {"stats": rows.tolist()}
@@ -60,7 +60,7 @@ def run_torch(rank: int, world: int, init_file: str, data: dict) -> Any:
     import torch
     import torch.distributed as dist
 
-    from bleu_streaming import score_from_statistics, statistics
+    from bleukit.streaming import score_from_statistics, statistics
 
     dist.init_process_group(
         "gloo", init_method=f"file://{init_file}", rank=rank, world_size=world, timeout=timedelta(seconds=60)
@@ -79,12 +79,12 @@ def run_torch(rank: int, world: int, init_file: str, data: dict) -> Any:
 
 
 def run_tensor(rank: int, world: int, init_file: str, data: dict) -> Any:
-    """Each rank counts its rows of a padded id batch with bleu_tensor, then all-reduces the sum."""
+    """Each rank counts its rows of a padded id batch with bleukit.tensor.scores, then all-reduces the sum."""
     import torch
     import torch.distributed as dist
 
-    from bleu_streaming import score_from_statistics
-    from bleu_tensor import statistics
+    from bleukit.streaming import score_from_statistics
+    from bleukit.tensor.scores import statistics
 
     dist.init_process_group(
         "gloo", init_method=f"file://{init_file}", rank=rank, world_size=world, timeout=timedelta(seconds=60)

@@ -1,7 +1,7 @@
 """The Space demo's Score tab without a browser: reading the inputs, scoring through the page, the
 MT-native output (summary line, downloads, the card), the examples and issue 20's smaller points.
 
-Oracles: `bleu_core.compute_bleu` (the metric's own path, itself checked against sacreBLEU, NLTK
+Oracles: `bleukit.core.compute_bleu` (the metric's own path, itself checked against sacreBLEU, NLTK
 and evaluate's legacy bleu elsewhere), the core's statistics rows, and the numbers the seed
 documents print: 0.4671379777282001 and p1..p4 = 5/7, 4/6, 2/5, 1/4 for "the cat the cat on the
 mat" (seed 000), 17/18 and 8/14 for the paper's Candidates 1 and 2 (seed 001), 0.7016879391277371
@@ -16,10 +16,10 @@ import pytest
 import sacrebleu
 
 from space import compare_view, examples, handlers, inputs, layout, options, render, scoring
-import bleu_explain
-from bleu_core import compute_bleu, segment_statistics
-from bleu_options import resolve_options
-from bleu_stats import matches_of
+import space.explain as bleu_explain
+from bleukit.core import compute_bleu, segment_statistics
+from bleukit.options import resolve_options
+from bleukit.counting.stats import matches_of
 from conftest import wmt17_lines
 from space_calls import CAT, CAT_REFS, DEFAULT_FORM, NONE_FORM, score_text, run_compare
 

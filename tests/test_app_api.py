@@ -1,9 +1,9 @@
 """Issue 20, point 6: the Space's API through `gradio_client`, as the card documents it.
 
 `/score`, `/compare` and `/diversity` take text or files directly (no hidden `/lambda_N` to call first) and answer
-what `bleu_core.compute_bleu` and `bleu_compare.compare` answer; the page's own events are not
+what `bleukit.core.compute_bleu` and `bleukit.significance.compare.compare` answer; the page's own events are not
 endpoints; bad input comes back as the page's message. Oracles: the metric's path and
-`bleu_compare.compare` (itself checked against sacreBLEU's paired tests).
+`bleukit.significance.compare.compare` (itself checked against sacreBLEU's paired tests).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 import pytest
 
 from app_server import serve_app
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 from conftest import REPO, WMT17, WMT17_REFERENCE, wmt17_lines
 
 client_module = pytest.importorskip("gradio_client", reason="gradio_client is not installed")
@@ -59,16 +59,16 @@ def test_the_cards_gradio_client_call_runs_as_written(app_url):
     block = re.search(r"```python\n(from gradio_client import .*?)```", readme, flags=re.S).group(1)
     namespace = {}
     code = re.sub(r'Client\("[^"]+"\)', f"Client({app_url!r}, verbose=False)", block)
-    code = code.replace('handle_file("hyp.txt")', f"handle_file({str(REPO / 'examples' / 'hypotheses.txt')!r})")
-    code = code.replace('handle_file("ref.txt")', f"handle_file({str(REPO / 'examples' / 'references.1.txt')!r})")
+    code = code.replace('handle_file("hyp.txt")', f"handle_file({str(REPO / 'bleukit' / 'cli' / 'example' / 'hypotheses.txt')!r})")
+    code = code.replace('handle_file("ref.txt")', f"handle_file({str(REPO / 'bleukit' / 'cli' / 'example' / 'references.1.txt')!r})")
     exec(code, namespace)
-    hypotheses = (REPO / "examples" / "hypotheses.txt").read_text(encoding="utf-8").splitlines()
-    references = (REPO / "examples" / "references.1.txt").read_text(encoding="utf-8").splitlines()
+    hypotheses = (REPO / "bleukit" / "cli" / "example" / "hypotheses.txt").read_text(encoding="utf-8").splitlines()
+    references = (REPO / "bleukit" / "cli" / "example" / "references.1.txt").read_text(encoding="utf-8").splitlines()
     assert namespace["result"] == compute_bleu(hypotheses, references)
 
 
 def test_compare_takes_files_and_a_baseline(client):
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
 
     names = ["uedin-nmt.4722.de", "online-B.0.de", "KIT.4950.de"]
     systems = {name: wmt17_lines(name) for name in names}
@@ -81,7 +81,7 @@ def test_compare_takes_files_and_a_baseline(client):
 
 
 def test_compare_takes_pasted_systems(client):
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
 
     result = client.predict(systems="a b c d\ne f g\n===\na b c x\ne f g", references="a b c d\ne f g h",
                             samples=100, seed=3, api_name="/compare")
@@ -91,8 +91,8 @@ def test_compare_takes_pasted_systems(client):
 
 def test_compare_counts_ties_when_asked(client):
     """/compare takes count_ties (the conservative p-value) and returns each system's ties, as
-    bleu_compare.compare; the one-segment pair of docs/comparing.md, where every trial ties."""
-    from bleu_compare import compare
+    bleukit.significance.compare.compare; the one-segment pair of docs/comparing.md, where every trial ties."""
+    from bleukit.significance.compare import compare
 
     systems = {"system 1": ["sat the sat on cat a the sat"], "system 2": ["the sat mat mat the"]}
     reference = ["on is is ran mat the mat cat dog"]
@@ -106,7 +106,7 @@ def test_compare_counts_ties_when_asked(client):
 
 
 def test_diversity_takes_text_or_a_file(client, tmp_path):
-    from bleu_diversity import most_similar_pairs, self_bleu
+    from bleukit.diversity.pairwise import most_similar_pairs, self_bleu
 
     texts = ["the cat sat on the mat", "the cat sat on a mat", "a dog barked", "the cat sat on the mat"]
     result = client.predict(texts="\n".join(texts), top=2, api_name="/diversity")

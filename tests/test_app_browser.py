@@ -1,7 +1,7 @@
 """End to end: `python app.py` on localhost, driven in headless Chromium (Debian's) with Playwright.
 
 Pastes the paper's two candidates and three reference sets (seed 001), clicks Score, reads the
-score from the page and checks it against `bleu_core.compute_bleu` (the module's own path), opens
+score from the page and checks it against `bleukit.core.compute_bleu` (the module's own path), opens
 explain mode, checks a bad input shows the module's message in the page; then issue 12's points at
 1280x900 and 390x844: the first screen, results and errors scrolled into view (element boxes vs the
 viewport), a 5 MB single-line segment with the page's JS heap, the phone layout, uploads, the scale
@@ -29,8 +29,8 @@ from browser_support import (  # noqa: F401  (app_url and browser are fixtures)
     js_heap_mb,
     open_page,
 )
-from bleu_core import compute_bleu, segment_statistics
-from bleu_options import resolve_options
+from bleukit.core import compute_bleu, segment_statistics
+from bleukit.options import resolve_options
 from conftest import WMT17, WMT17_REFERENCE, wmt17_lines
 
 CANDIDATES = [
@@ -380,7 +380,7 @@ def test_keyboard_focus_is_visible_and_stays_on_score(app_url, browser):
 
 
 def test_diversity_tab_in_a_real_browser(app_url, browser):
-    from bleu_diversity import most_similar_pairs, self_bleu
+    from bleukit.diversity.pairwise import most_similar_pairs, self_bleu
 
     texts = mt_lines(40) + mt_lines(3)  # three duplicates: the most similar pairs are theirs
     page = open_page(browser, app_url)

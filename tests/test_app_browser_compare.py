@@ -7,7 +7,7 @@
    table shows each system's ties, and the Count ties box (issue 16's conservative p-value) reaches the test.
 8. axe-core: no nested-interactive upload fields, no unfocusable scrolling region, contrast; the test
    menu's label is not clipped.
-Oracles: `bleu_compare.compare` (itself checked against sacreBLEU's paired tests) and sacreBLEU's
+Oracles: `bleukit.significance.compare.compare` (itself checked against sacreBLEU's paired tests) and sacreBLEU's
 sentence_score for the differences.
 """
 
@@ -55,7 +55,7 @@ def compare_and_wait(page) -> None:
 
 @VIEWPORTS
 def test_compare_is_readable_with_a_chosen_baseline(app_url, browser, viewport):
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
 
     systems = {name: wmt17_lines(name) for name in FOUR}  # skips where ../shared/data is absent
     reference = wmt17_lines("newstest2017-ende.ref.de")

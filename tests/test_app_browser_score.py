@@ -10,7 +10,7 @@
 5. The bootstrap is sacreBLEU's: blank seed is 12345, the card shows μ ± ci, the summary line is the
    one sacreBLEU prints, the signature names the resamples and the seed.
 8. Score's focus ring passes 3:1 in dark mode too.
-Oracles: `bleu_core.compute_bleu` (the metric's path) and sacreBLEU.
+Oracles: `bleukit.core.compute_bleu` (the metric's path) and sacreBLEU.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from browser_support import (  # noqa: F401  (app_url and browser are fixtures)
     open_page,
     upload,
 )
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 from conftest import WMT17, WMT17_REFERENCE, wmt17_lines
 
 UEDIN = "uedin-nmt.4722.de"

@@ -1,7 +1,7 @@
-"""The Compare systems tab without a browser: bleu_compare's numbers, the chosen baseline, the plot's
+"""The Compare systems tab without a browser: bleukit.significance.compare's numbers, the chosen baseline, the plot's
 axis, the segments that differ most, the boxes' meanings and warnings (issue 20, points 4, 5, 8).
 
-Oracles: `bleu_compare.compare` (itself checked against sacreBLEU's paired tests) and sacreBLEU's
+Oracles: `bleukit.significance.compare.compare` (itself checked against sacreBLEU's paired tests) and sacreBLEU's
 sentence_score.
 """
 
@@ -22,7 +22,7 @@ from space_calls import stored, run_compare
 
 
 def test_compare_tab_gives_bleu_compare_numbers_and_the_segments_that_differ_most():
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
 
     reference = wmt17_lines("newstest2017-ende.ref.de")[:200]
     first, second = wmt17_lines("uedin-nmt.4722.de")[:200], wmt17_lines("online-B.0.de")[:200]
@@ -69,7 +69,7 @@ def test_compare_tab_explains_bad_input():
 def test_compare_samples_and_seed_boxes_mean_what_they_show():
     """Issue 20, point 5: the samples box shows the number used (1,000 resamples, 10,000 trials), the seed
     box 12345 (blank is the same), `none` draws fresh randomness; as sacreBLEU's CLI."""
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
 
     assert compare_tab.default_samples("bootstrap") == 1000 and compare_tab.default_samples("ar") == 10000
     assert compare_view.parse_test_samples(None, "ar") == 10000 and compare_view.parse_test_samples("", "bootstrap") == 1000
@@ -89,7 +89,7 @@ def test_compare_tab_shows_the_ties_and_counts_them_when_asked():
     """Issue 16's ties on the page: two checkpoints that differ in 6 of 80 segments (docs/comparing.md:
     AR, 10,000 trials, strict p-value 0.068 with 1,838 ties, conservative 0.252). The table says how
     many trials tied; the Count ties box gives compare(count_ties=True)'s p-value and signature."""
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
     from test_compare_near_ties import checkpoints
 
     systems, reference = checkpoints(6, 0)

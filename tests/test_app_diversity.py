@@ -9,7 +9,7 @@ import re
 import pandas as pd
 import pytest
 
-from bleu_diversity import most_similar_pairs, self_bleu
+from bleukit.diversity.pairwise import most_similar_pairs, self_bleu
 from conftest import wmt17_lines
 from space import diversity_view, inputs, layout
 from space.render import both_scales

@@ -1,7 +1,7 @@
-"""Explain mode (bleu_explain.py and its page): the seeds' clipping tables and arithmetic, checked
+"""Explain mode (space/explain.py and its page): the seeds' clipping tables and arithmetic, checked
 against the core's statistics rows, and its number, the Per segment table's (issue 20, point 3).
 
-Oracles: `bleu_core.compute_bleu` (the metric's own path, itself checked against sacreBLEU, NLTK
+Oracles: `bleukit.core.compute_bleu` (the metric's own path, itself checked against sacreBLEU, NLTK
 and evaluate's legacy bleu elsewhere), the core's statistics rows, and the numbers the seed
 documents print: 0.4671379777282001 and p1..p4 = 5/7, 4/6, 2/5, 1/4 for "the cat the cat on the
 mat" (seed 000), 17/18 and 8/14 for the paper's Candidates 1 and 2 (seed 001), 0.7016879391277371
@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from space import examples, handlers, layout, options, render, scoring, store
-import bleu_explain
-from bleu_core import compute_bleu, segment_statistics
-from bleu_options import resolve_options
-from bleu_stats import matches_of, totals_of
-from bleu_tokenizers import unavailable_reason
+import space.explain as bleu_explain
+from bleukit.core import compute_bleu, segment_statistics
+from bleukit.options import resolve_options
+from bleukit.counting.stats import matches_of, totals_of
+from bleukit.tokenizers.registry import unavailable_reason
 from conftest import wmt17_lines
 from space_calls import CAT, CAT_REFS, score_text, stored
 

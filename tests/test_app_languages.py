@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("gradio", reason="the demo's tests need gradio (requirements-space.txt)")
 
-import bleu_tokenizers  # noqa: E402
-from bleu_core import compute_bleu  # noqa: E402
+import bleukit.tokenizers.registry as bleu_tokenizers  # noqa: E402
+from bleukit.core import compute_bleu  # noqa: E402
 from cjk_corpus import JAPANESE, KOREAN, predictions_and_references  # noqa: E402
 from space import options  # noqa: E402
 from space_calls import run_compare, score_text  # noqa: E402
@@ -65,7 +65,7 @@ def test_a_missing_model_or_package_is_the_status_message(monkeypatch, tmp_path)
 def test_compare_tab_scores_with_them():
     """Two systems on the Compare tab with ko-mecab: the caption's signature and the scores are compare()'s."""
     skip_without("ko-mecab")
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
     from space import compare_view
 
     predictions_text, references_text, predictions, references = pasted(KOREAN)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from space import examples, handlers, inputs, layout, options
-from bleu_core import compute_bleu
-from bleu_options import resolve_options
+from bleukit.core import compute_bleu
+from bleukit.options import resolve_options
 from conftest import wmt17_lines
 from space_calls import DEFAULT_FORM, score_text
 
@@ -73,7 +73,7 @@ def test_sentence_level_smoothers_warn_where_they_are_chosen():
 def test_every_tokenizer_and_smoothing_in_the_form_is_one_the_core_accepts():
     """Every one that can be made here (a tokenizer whose package or model file is missing says so in
     its label, and tests/test_app_languages.py checks the message it gives)."""
-    from bleu_tokenizers import TOKENIZERS, unavailable_reason
+    from bleukit.tokenizers.registry import TOKENIZERS, unavailable_reason
 
     # A new tokenizer is listed; "spm" is flores101's old name.
     assert [value for _, value in options.TOKENIZER_CHOICES] == [name for name in TOKENIZERS if name != "spm"]

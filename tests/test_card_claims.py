@@ -10,7 +10,7 @@ import pytest
 import sacrebleu
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 
 
 def test_scores_above_1_with_floor_and_method1_values_above_1():

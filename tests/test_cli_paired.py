@@ -1,7 +1,7 @@
 """Paired significance tests on the command line, in both grammars.
 
 Oracles: the real `sacrebleu` CLI on three WMT17 systems (same seed, same draws, so the same
-p-values), and `bleu_compare.compare` called directly for this module's grammar.
+p-values), and `bleukit.significance.compare.compare` called directly for this module's grammar.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from bleu_compare import compare
+from bleukit.significance.compare import compare
 from conftest import WMT17, WMT17_REFERENCE
 from test_cli_sacrebleu import HYPOTHESES, REFERENCES_1, REFERENCES_2, ours, sacrebleu_cli
 

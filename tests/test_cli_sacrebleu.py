@@ -74,7 +74,7 @@ def run(program: list, *args: str, stdin: str | None = None, env: dict | None = 
 
 
 def ours(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return run([str(REPO / "bleu_cli.py")], *args, stdin=stdin)
+    return run(["-m", "bleukit"], *args, stdin=stdin)
 
 
 def sacrebleu_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

@@ -19,7 +19,7 @@ from test_cli_sacrebleu import (
     signature_fields,
 )
 
-CLI = [str(REPO / "bleu_cli.py")]
+CLI = ["-m", "bleukit"]
 SIGNATURE_LINE = re.compile(r"^ - BLEU {7}(\S+)$", flags=re.M)
 OTHER = [
     "The cat is sitting on the mat .",
@@ -81,7 +81,7 @@ def test_stdin_columns_are_systems_as_in_sacrebleu(files, options):
 
 
 def test_the_issues_wmt17_paste_scores_each_column():
-    """`paste online-B LIUM-NMT | bleu_cli.py REF -b` printed one number, 15.5, for the joined
+    """`paste online-B LIUM-NMT | bleukit/cli/main.py REF -b` printed one number, 15.5, for the joined
     lines; sacreBLEU prints a table of two systems, 26.7 and 26.6."""
     if not WMT17_REFERENCE.exists():
         pytest.skip(f"{WMT17} is absent (it is only beside developer and CI checkouts)")
@@ -107,7 +107,7 @@ def test_this_grammar_reads_stdin_as_one_file_and_says_so_when_it_has_columns(fi
     stdin = columns(HYPOTHESES, OTHER)
     completed = ours("-r", files["ref1.txt"], "-b", stdin=stdin)
     assert completed.returncode == 0, completed.stderr
-    assert "every line on stdin holds a tab" in completed.stderr and "paste A B | bleu_cli.py REF" in completed.stderr
+    assert "every line on stdin holds a tab" in completed.stderr and "paste A B | python -m bleukit REF" in completed.stderr
 
 
 @pytest.mark.parametrize("seed", ["7", "none", "NONE"])
@@ -271,8 +271,8 @@ def test_language_pair_without_a_test_set_is_kept_and_picks_sacrebleus_tokenizer
 
 
 def test_language_pair_is_kept_on_the_request():
-    from bleu_cli import build_parser
-    from bleu_cli_request import request_from_args
+    from bleukit.cli.main import build_parser
+    from bleukit.cli.request import request_from_args
 
     request = request_from_args(build_parser().parse_args(["ref.txt", "-i", "hyp.txt", "-l", "en-de"]),
                                 stdin_is_terminal=True, environ={})

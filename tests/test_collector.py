@@ -9,10 +9,10 @@ import gc
 import numpy as np
 import pytest
 
-import bleu_core
-from bleu_compare import compare
-from bleu_inputs import SingleReferences, validate_inputs
-from bleu_streaming import BleuAccumulator, statistics
+import bleukit.core as bleu_core
+from bleukit.significance.compare import compare
+from bleukit.inputs import SingleReferences, validate_inputs
+from bleukit.streaming import BleuAccumulator, statistics
 
 SEGMENTS = 20_000
 

@@ -15,11 +15,11 @@ import random
 import numpy as np
 import pytest
 
-import bleu_compare
-import bleu_core
-import bleu_significance
-from bleu_compare import compare
-from bleu_core import bootstrap_sums
+import bleukit.significance.compare as bleu_compare
+import bleukit.core as bleu_core
+import bleukit.significance.paired as bleu_significance
+from bleukit.significance.compare import compare
+from bleukit.core import bootstrap_sums
 from conftest import wmt17_lines
 
 WMT17_SYSTEMS = ["online-B.0.de", "uedin-nmt.4722.de", "KIT.4950.de", "xmu.4910.de"]
@@ -145,7 +145,7 @@ def test_wmt17_systems_match_sacrebleu(method, samples, confidence, monkeypatch)
 
 def test_result_shape_and_keys_match_compute(corpus):
     systems, reference, _ = corpus
-    import bleu_core
+    import bleukit.core as bleu_core
 
     ours = compare([systems["base"], systems["worse"]], reference, samples=50)
     assert set(ours) == {"method", "samples", "seed", "confidence_samples", "count_ties", "baseline", "signature",
@@ -212,9 +212,9 @@ def test_swap_masks_are_numpys_boolean_draws_in_any_block_size(monkeypatch):
 @pytest.mark.parametrize("tokenizer,lowercase", [("13a", False), ("intl", True), ("char", False)])
 def test_systems_statistics_equal_each_systems_own(corpus, chunk, tokenizer, lowercase):
     """Tokenizing the references once for all systems changes no count (one and two references)."""
-    from bleu_core import segment_statistics, systems_statistics
-    from bleu_inputs import validate_inputs
-    from bleu_options import resolve_options
+    from bleukit.core import segment_statistics, systems_statistics
+    from bleukit.inputs import validate_inputs
+    from bleukit.options import resolve_options
 
     systems, reference, second = corpus
     options = resolve_options(tokenizer=tokenizer, lowercase=lowercase, smooth="method7")
@@ -284,9 +284,9 @@ def test_identical_systems_get_sacrebleus_smallest_p_value(corpus, monkeypatch):
 def test_systems_statistics_with_empty_lines_and_an_empty_system():
     """Counting all systems in one pass: empty hypotheses, an all-empty system, a system with no
     word in common with the references, and two references, each row as that system alone gives."""
-    from bleu_core import segment_statistics, systems_statistics
-    from bleu_inputs import validate_inputs
-    from bleu_options import resolve_options
+    from bleukit.core import segment_statistics, systems_statistics
+    from bleukit.inputs import validate_inputs
+    from bleukit.options import resolve_options
 
     rng = np.random.default_rng(3)
     words = ["a", "b", "c", "d", "e"]

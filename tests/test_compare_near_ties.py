@@ -15,8 +15,8 @@ import random
 import numpy as np
 import pytest
 
-import bleu_significance
-from bleu_compare import compare
+import bleukit.significance.paired as bleu_significance
+from bleukit.significance.compare import compare
 from conftest import wmt17_lines
 
 ONE_SEGMENT = ({"A": ["sat the sat on cat a the sat"], "B": ["the sat mat mat the"]},
@@ -208,7 +208,7 @@ def test_the_test_statistic_rounds_exactly_as_sacrebleus_score(max_order, smooth
     resamples); NumPy's log and exp within 1e-12. Short, empty, unmatched and large rows included."""
     from sacrebleu.metrics import BLEU
 
-    from bleu_scoring import RESAMPLED_PRECISION_DTYPE, sacrebleu_rows
+    from bleukit.scoring import RESAMPLED_PRECISION_DTYPE, sacrebleu_rows
 
     rng = np.random.default_rng(max_order)
     count = 150

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleu_streaming import score_from_statistics, statistics
+from bleukit.streaming import score_from_statistics, statistics
 from conftest import WMT17, WMT17_REFERENCE
 
 WORKERS = Path(__file__).resolve().parent / "distributed_workers.py"

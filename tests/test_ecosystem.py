@@ -14,7 +14,7 @@ import pyarrow as pa
 import pytest
 import sacrebleu
 
-import bleu_streaming
+import bleukit.streaming as bleu_streaming
 
 PREDICTIONS = ["the cat sat on the mat", "a dog ran in the park", "it is raining today"]
 REFERENCES = [["the cat sat on a mat", "a cat sat on the mat"], ["a dog ran through the park"],

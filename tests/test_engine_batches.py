@@ -1,4 +1,4 @@
-"""bleu_batches without an engine, and `datasets` beyond one process on a streaming IterableDataset.
+"""bleukit.engines.arrow without an engine, and `datasets` beyond one process on a streaming IterableDataset.
 
 The Arrow batch functions are what Spark and Ray workers run; here they are checked against
 one-process compute directly (splits of every kind, sums in any grouping), and the streaming recipe
@@ -14,12 +14,12 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from bleu_batches import (
+from bleukit.engines.arrow import (
     STATISTICS_SCHEMA, engine_options, result_from_statistics_table, sentence_bleu_batch, statistics_batch,
     sum_statistics,
 )
-from bleu_core import compute_bleu
-from bleu_streaming import BleuAccumulator, statistics
+from bleukit.core import compute_bleu
+from bleukit.streaming import BleuAccumulator, statistics
 from engine_data import id_pairs, wmt17_pairs
 
 
@@ -103,7 +103,7 @@ def test_streaming_iterable_dataset_in_two_worker_processes(tmp_path):
 def test_a_worker_counts_its_batch_in_its_own_process(monkeypatch):
     """Spark and Ray spread the batches over the cores; a batch large enough for num_workers="auto"
     must still be counted in the engine's worker itself (no fork of a process with RPC threads)."""
-    import bleu_parallel
+    import bleukit.counting.parallel as bleu_parallel
 
     monkeypatch.setattr(bleu_parallel, "PROCESS_MIN_SEGMENTS", 10)
     monkeypatch.setattr(bleu_parallel, "MIN_SEGMENTS_PER_WORKER", 5)

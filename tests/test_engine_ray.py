@@ -1,4 +1,4 @@
-"""bleu_ray on a real local Ray cluster (2 CPUs): every number equals one-process compute exactly.
+"""bleukit.engines.ray on a real local Ray cluster (2 CPUs): every number equals one-process compute exactly.
 
 One `ray.init` for the module. The datasets are made of Arrow tables, one block each, in order
 (`ray.data.from_arrow` of a list), so the oracle is `compute_bleu` of the same lists; empty blocks
@@ -13,8 +13,8 @@ ray = pytest.importorskip("ray", reason="ray[data] is a test dependency (require
 
 import pyarrow as pa  # noqa: E402
 
-import bleu_ray  # noqa: E402
-from bleu_core import compute_bleu  # noqa: E402
+import bleukit.engines.ray as bleu_ray  # noqa: E402
+from bleukit.core import compute_bleu  # noqa: E402
 from engine_data import id_pairs, wmt17_pairs  # noqa: E402
 
 

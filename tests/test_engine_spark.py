@@ -1,4 +1,4 @@
-"""bleu_spark on a real local[2] SparkSession: every number equals one-process compute exactly.
+"""bleukit.engines.spark on a real local[2] SparkSession: every number equals one-process compute exactly.
 
 One SparkSession for the module (starting the JVM takes seconds); a few thousand WMT17 rows split
 into partitions by `parallelize`, which keeps the rows' order (contiguous slices), so the oracle is
@@ -16,8 +16,8 @@ pyspark = pytest.importorskip("pyspark", reason="pyspark is a test dependency (r
 if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
     pytest.skip("pyspark needs a Java runtime (17+); tests/install.sh installs one", allow_module_level=True)
 
-import bleu_spark  # noqa: E402
-from bleu_core import compute_bleu  # noqa: E402
+import bleukit.engines.spark as bleu_spark  # noqa: E402
+from bleukit.core import compute_bleu  # noqa: E402
 from engine_data import id_pairs, wmt17_pairs, without_bootstrap  # noqa: E402
 
 TEXT_SCHEMA = "prediction string, references array<string>"

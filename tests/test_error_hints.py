@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from bleu_compare import compare
-from bleu_core import compute_bleu
-from bleu_cli_request import EXAMPLE_HYPOTHESES as EXAMPLE_HYPOTHESES_PATH
-from bleu_cli_request import EXAMPLE_REFERENCES as EXAMPLE_REFERENCES_PATHS
+from bleukit.significance.compare import compare
+from bleukit.core import compute_bleu
+from bleukit.cli.request import EXAMPLE_HYPOTHESES as EXAMPLE_HYPOTHESES_PATH
+from bleukit.cli.request import EXAMPLE_REFERENCES as EXAMPLE_REFERENCES_PATHS
 from conftest import REPO
 
 
@@ -99,7 +99,7 @@ def test_mismatched_weights_and_max_order_suggest_leaving_max_order_out():
 
 
 def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(REPO / "bleu_cli.py"), *map(str, args)], input=stdin,
+    return subprocess.run([sys.executable, "-m", "bleukit", *map(str, args)], input=stdin,
                           capture_output=True, text=True, timeout=120, cwd=REPO)
 
 
@@ -118,7 +118,7 @@ def test_command_line_hints_work_when_pasted(mistake, pattern):
 
 
 def test_command_line_hint_for_a_lone_file_works():
-    """`bleu_cli.py HYP` with nothing on stdin reads HYP as a reference; the message says to write
+    """`bleukit/cli/main.py HYP` with nothing on stdin reads HYP as a reference; the message says to write
     HYP -r REF: done with the example's files, it scores."""
     failed = cli(EXAMPLE_HYPOTHESES_PATH)
     assert failed.returncode == 2 and "write HYP -r REF [REF ...]" in failed.stderr

@@ -11,7 +11,7 @@ import math
 import pytest
 import sacrebleu
 
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 
 DOCUMENTED_KEYS = {"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}
 

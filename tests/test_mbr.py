@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import torch
 
-import bleu_tensor_pairs
-from bleu_diversity import pairwise
-from bleu_mbr import mbr
-from bleu_token_ids import TokenIdRule
+import bleukit.tensor.pairs as bleu_tensor_pairs
+from bleukit.diversity.pairwise import pairwise
+from bleukit.diversity.mbr import mbr
+from bleukit.token_ids import TokenIdRule
 from text_sets import random_texts, relative_difference
 
 
@@ -84,7 +84,7 @@ def test_token_id_lists_tensors_and_the_gpu_counting_agree():
     for trial in range(40):
         sources, count, length = rng.randint(1, 3), rng.randint(2, 6), rng.randint(0, 9)
         candidates = torch.randint(1, 5, (sources, count, length), generator=torch.Generator().manual_seed(trial))
-        candidates[torch.rand(candidates.shape) < 0.3] = 0  # padding anywhere, as bleu_tensor reads it
+        candidates[torch.rand(candidates.shape) < 0.3] = 0  # padding anywhere, as bleukit.tensor.scores reads it
         references = None
         if trial % 2:
             references = torch.randint(1, 6, (sources, rng.randint(1, 4), rng.randint(1, 7)))

@@ -7,8 +7,8 @@ import re
 
 import evaluate
 
-import bleu_core
-import bleu_options
+import bleukit.core as bleu_core
+import bleukit.options as bleu_options
 from conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -39,7 +39,7 @@ def test_quick_start_test_command_is_what_ci_runs():
     command = "bash tests/install.sh && python -m pytest tests"
     assert command in README
     assert command in CI_RUN
-    assert "pip install -r requirements.txt && python bleu_cli.py" in README
+    assert "pip install -r requirements.txt && python -m bleukit" in README
 
 
 def test_every_option_is_documented_with_its_real_default(bleu):
@@ -63,8 +63,8 @@ def test_every_option_is_documented_with_its_real_default(bleu):
 
 
 def test_docstring_and_readme_name_the_same_tokenizers_and_smoothing(bleu):
-    from bleu_scoring import SMOOTHING_DEFAULTS
-    from bleu_tokenizers import TOKENIZERS
+    from bleukit.scoring import SMOOTHING_DEFAULTS
+    from bleukit.tokenizers.registry import TOKENIZERS
 
     for name in TOKENIZERS:
         assert f'"{name}"' in bleu.inputs_description and f'`"{name}"`' in README

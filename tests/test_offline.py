@@ -32,32 +32,47 @@ def test_load_and_compute_with_every_connection_refused(tmp_path):
 
 
 def test_the_metric_script_never_asks_evaluate_to_download():
-    """evaluate reads the text after '#' on an import line of the script as a URL to download, and
-    parses one module per line: no comment and no comma on any import line of bleu_metric.py."""
+    """evaluate reads the text after '# From:' on a relative import line as a URL to download: the
+    script imports only libraries, the package among them, with its install hint."""
     assert_import_lines_safe_for_evaluate(METRIC_PATH)
 
 
-def local_imports(path) -> set:
-    """The sibling modules (bleu_*.py) a module imports, relatively or not, anywhere in its text."""
-    import ast
+MISSING_PACKAGE = """
+import builtins, evaluate
+real_import = builtins.__import__
+def without_bleukit(name, *args, **kwargs):
+    if name == "bleukit" or name.startswith("bleukit."):
+        raise ImportError(f"No module named {name!r}")
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = without_bleukit
+try:
+    evaluate.load(sys.argv[1])
+    report = {"error": None}
+except ImportError as error:
+    report = {"error": str(error)}
+"""
 
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and (path.parent / f"{node.module}.py").exists():
-            names.add(node.module)
-    return names
+
+def test_without_the_package_evaluate_says_what_to_install(tmp_path):
+    """A Hub user who loads the script without the package gets evaluate's install hint, from the
+    import line's `# From: bleukit`, and no download is tried."""
+    report = run_with_network_refused(tmp_path, MISSING_PACKAGE, str(METRIC_PATH))
+    assert report["attempts"] == []
+    assert "pip install bleukit" in report["error"], report
 
 
-def test_every_helper_module_is_imported_by_each_module_script():
-    """evaluate.load copies only the modules a script imports itself, not their imports: so every
-    module reachable from bleu_metric.py (and bleu_comparison.py) is imported there, at column 0."""
-    for script in (METRIC_PATH, METRIC_PATH.parent / "bleu_comparison.py"):
-        direct = {line.split()[1][1:] for line in script.read_text(encoding="utf-8").splitlines()
-                  if line.startswith("from .")}
-        reachable, todo = set(), list(direct)
-        while todo:
-            module = todo.pop()
-            if module not in reachable:
-                reachable.add(module)
-                todo.extend(local_imports(script.parent / f"{module}.py"))
-        assert reachable <= direct, f"{script.name} must import {sorted(reachable - direct)} itself"
+def test_the_loaded_metric_and_the_package_share_every_class(bleu):
+    """One identity per class: the loaded metric runs the installed package's modules, not copies, so
+    a tokenizer object made from the package signs its own name (the flat layout copied the modules
+    into evaluate's cache: `tok:custom:TokenizerIntl`), and no module lives twice."""
+    import sys
+
+    from bleukit.tokenizers.base import BaseTokenizer
+    from bleukit.tokenizers.regex import TokenizerIntl
+
+    result = bleu.compute(predictions=["a b c, d"], references=["a b c , d"], tokenizer=TokenizerIntl())
+    assert "|tok:intl|" in result["signature"]
+    assert type(bleu).__mro__[1].__module__ == "bleukit.evaluate_module"
+    assert isinstance(bleu.accumulator().options.tokenizer, BaseTokenizer)
+    assert not [name for name in sys.modules if name.split(".")[-1].startswith("bleu_") and name.split(".")[-1] not in
+                ("bleu_metric", "bleu_comparison")]

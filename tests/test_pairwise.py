@@ -1,5 +1,5 @@
 """pairwise and most_similar_pairs against loops: sacreBLEU's sentence_bleu for every pair, our own
-`compute` bit for bit, and the n-gram counting of `bleu_pairs` against Counter arithmetic.
+`compute` bit for bit, and the n-gram counting of `bleukit.counting.pairs` against Counter arithmetic.
 
 The corpora are random (seeded) and include empty texts, whitespace-only texts, exact
 duplicates, case and punctuation variants, and texts long enough that a group's shared columns
@@ -15,9 +15,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-import bleu_pairs
-from bleu_core import compute_bleu
-from bleu_diversity import most_similar_pairs, pairwise
+import bleukit.counting.pairs as bleu_pairs
+from bleukit.core import compute_bleu
+from bleukit.diversity.pairwise import most_similar_pairs, pairwise
 from text_sets import random_texts, relative_difference
 
 

@@ -15,14 +15,14 @@ import multiprocessing
 import numpy as np
 import pytest
 
-import bleu_cli
-import bleu_core
-import bleu_parallel
-from bleu_compare import compare
-from bleu_core import compute_bleu, segment_statistics, systems_statistics
-from bleu_inputs import validate_inputs
-from bleu_options import resolve_options
-from bleu_streaming import statistics
+import bleukit.cli.main as bleu_cli
+import bleukit.core as bleu_core
+import bleukit.counting.parallel as bleu_parallel
+from bleukit.significance.compare import compare
+from bleukit.core import compute_bleu, segment_statistics, systems_statistics
+from bleukit.inputs import validate_inputs
+from bleukit.options import resolve_options
+from bleukit.streaming import statistics
 from conftest import METRIC_PATH, wmt17_lines
 
 pytestmark = pytest.mark.skipif(not bleu_parallel.fork_available(), reason="worker processes need fork")

@@ -26,7 +26,7 @@ import math
 
 import pytest
 
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 
 PREDICTIONS = [
     "It is a guide to action which ensures that the military always obeys the commands of the party.",

@@ -26,7 +26,7 @@ import itertools
 
 import pytest
 
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 
 # Tokenized sentence pairs with one to four references (German and English news-like text, some
 # numbers, punctuation as tokens, repeated words). Every hypothesis has at least 6 tokens.

@@ -16,7 +16,7 @@ import itertools
 
 import pytest
 
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 
 # Machine-translation-like outputs with four references each: punctuation, numbers with
 # separators, quotes and HTML entities (13a), German and Turkish letters, CJK (zh, intl),

@@ -16,10 +16,10 @@ import numpy as np
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from bleu_core import compute_bleu, segment_statistics
-from bleu_options import resolve_options
-from bleu_stats import matches_of
-from bleu_tokenizers import RULE_TOKENIZERS, get_tokenizer
+from bleukit.core import compute_bleu, segment_statistics
+from bleukit.options import resolve_options
+from bleukit.counting.stats import matches_of
+from bleukit.tokenizers.registry import RULE_TOKENIZERS, get_tokenizer
 
 VOCABULARY = [
     "the", "The", "cat", "sat", "on", "mat", "a", "is", "und", "Haus",

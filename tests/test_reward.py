@@ -10,7 +10,7 @@ import warnings
 import pytest
 from sacrebleu.metrics import BLEU
 
-from bleu_reward import REWARD_DEFAULTS, make_reward_function
+from bleukit.integrations.reward import REWARD_DEFAULTS, make_reward_function
 
 COMPLETIONS = ["the cat sat on the mat", "a dog", "", "the cat is on the mat .", "big red bird flew over a tree"]
 REFERENCES = ["the cat is on the mat", "a dog ran", "x y", "the cat is on the mat.", "the big red bird flew over the tree"]

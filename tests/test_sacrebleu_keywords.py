@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from sacrebleu.metrics import BLEU
 
-from bleu_compare import compare
-from bleu_core import compute_bleu
-from bleu_options import resolve_options
+from bleukit.significance.compare import compare
+from bleukit.core import compute_bleu
+from bleukit.options import resolve_options
 from conftest import METRIC_PATH, REPO
 
 PREDICTIONS = ["the cat sat on the mat", "you are ready ?", "It is a guide to action which ensures obedience."]
@@ -61,8 +61,8 @@ def test_evaluates_sacrebleu_names(bleu):
 
 
 def test_the_trainer_hook_and_the_reward_take_them_too(bleu):
-    from bleu_reward import make_reward_function
-    from bleu_trainer import make_compute_metrics
+    from bleukit.integrations.reward import make_reward_function
+    from bleukit.integrations.trainer import make_compute_metrics
 
     from tiny_seq2seq import make_tokenizer
 

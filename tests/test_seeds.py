@@ -15,8 +15,8 @@ import pytest
 import sacrebleu
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
-from bleu_core import compute_bleu
-from bleu_scoring import brevity_penalty
+from bleukit.core import compute_bleu
+from bleukit.scoring import brevity_penalty
 
 CAT_REFERENCES = ["the cat is on the mat", "there is a cat on the mat"]
 PAPER_REFERENCES = [

@@ -18,8 +18,8 @@ import random
 import numpy as np
 import pytest
 
-from bleu_core import compute_bleu
-from bleu_diversity import self_bleu
+from bleukit.core import compute_bleu
+from bleukit.diversity.pairwise import self_bleu
 from conftest import wmt17_lines
 from text_sets import random_texts, relative_difference
 

@@ -23,8 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bleu_core
-from bleu_options import resolve_options
+import bleukit.core as bleu_core
+from bleukit.options import resolve_options
 from conftest import wmt17_lines
 
 SMOOTHING = ["none", "floor", "add-k", "exp", True, "method1", "method2", "method3", "method4", "method5",

@@ -1,4 +1,4 @@
-"""bleu_stats' counting (n-gram keys grouped by a sort) against Counter arithmetic: one or several
+"""bleukit.counting.stats' counting (n-gram keys grouped by a sort) against Counter arithmetic: one or several
 systems sharing references, several references per segment, empty hypotheses and references,
 and every text empty (where a comparison of systems once failed on the empty sort)."""
 
@@ -10,8 +10,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from bleu_compare import compare
-from bleu_stats import ngram_statistics, sort_order, sorted_codes
+from bleukit.significance.compare import compare
+from bleukit.counting.stats import ngram_statistics, sort_order, sorted_codes
 
 
 def counted_row(hypothesis, references, orders, policy):

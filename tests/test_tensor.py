@@ -1,7 +1,7 @@
-"""bleu_tensor (BLEU of padded token-id tensors) against the text path, sacreBLEU and the list-of-ids
+"""bleukit.tensor.scores (BLEU of padded token-id tensors) against the text path, sacreBLEU and the list-of-ids
 statistics: random batches with left, right and scattered padding, 1 to 4 references per segment
 (some reference rows all padding), every smoothing method, orders 1..6, small and huge ids. The
-padding is named as everywhere else (`ignore_ids`, see bleu_token_ids; `pad_id` is its alias)."""
+padding is named as everywhere else (`ignore_ids`, see bleukit.token_ids; `pad_id` is its alias)."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import bleu_tensor  # noqa: E402
-from bleu_core import compute_bleu  # noqa: E402
-from bleu_options import SMOOTH_NAMES  # noqa: E402
-from bleu_reward import make_reward_function  # noqa: E402
-from bleu_streaming import score_from_statistics  # noqa: E402
-from bleu_streaming import PROVENANCE, with_provenance  # noqa: E402
-from bleu_streaming import statistics as list_statistics  # noqa: E402
-from bleu_token_ids import TokenIdRule  # noqa: E402
+import bleukit.tensor.scores as bleu_tensor  # noqa: E402
+from bleukit.core import compute_bleu  # noqa: E402
+from bleukit.options import SMOOTH_NAMES  # noqa: E402
+from bleukit.integrations.reward import make_reward_function  # noqa: E402
+from bleukit.streaming import score_from_statistics  # noqa: E402
+from bleukit.streaming import PROVENANCE, with_provenance  # noqa: E402
+from bleukit.streaming import statistics as list_statistics  # noqa: E402
+from bleukit.token_ids import TokenIdRule  # noqa: E402
 from conftest import REPO  # noqa: E402
 
 HUGE_IDS = 2**40  # beyond int32 (and far beyond any product of the ids that int64 could hold)
@@ -112,7 +112,7 @@ def test_statistics_equal_the_list_path_rows_and_sum(batch, max_order, ref_lengt
 
 def torch_rows(predictions, references, pad_id, orders, ref_length="closest"):
     """The torch counting (what runs on a GPU), run here on the CPU tensors, with the three columns
-    every row of token-id statistics ends with (1, r, r * r; see bleu_streaming)."""
+    every row of token-id statistics ends with (1, r, r * r; see bleukit.streaming)."""
     checked = bleu_tensor.check_inputs(predictions, references, TokenIdRule(frozenset({pad_id})))
     rows = bleu_tensor.segment_statistics(*checked, orders, ref_length)
     return torch.from_numpy(with_provenance(rows.numpy(), bleu_tensor.reference_counts(checked[1])))
@@ -145,8 +145,8 @@ def test_the_torch_counting_is_unchanged_by_extra_padding_columns(batch, extra_p
 
 def test_the_torch_counting_refuses_keys_that_would_overflow_int64(monkeypatch):
     """Ids are renumbered 0..V-1 when they are large (the LARGE batches go through that); keys of
-    (n-1)-gram code x V that could still overflow are refused, as bleu_stats refuses them."""
-    import bleu_stats
+    (n-1)-gram code x V that could still overflow are refused, as bleukit.counting.stats refuses them."""
+    import bleukit.counting.stats as bleu_stats
 
     assert bleu_tensor.INT64_KEY_BOUND is bleu_stats.INT64_KEY_BOUND == 2**62  # one bound, defined once
     monkeypatch.setattr(bleu_tensor, "INT64_KEY_BOUND", 1)
@@ -303,7 +303,7 @@ REFERENCES = torch.tensor([[[4, 5, 6, 0], [0, 0, 0, 0]], [[7, 8, 9, 0], [7, 0, 0
         (PREDICTIONS[0], REFERENCES, {"ignore_ids": [0]}, ValueError, "predictions has shape (4,)"),
         (PREDICTIONS, REFERENCES[:, :, :, None], {"ignore_ids": [0]}, ValueError, "references has shape (2, 2, 4, 1)"),
         (PREDICTIONS, REFERENCES[:1], {"ignore_ids": [0]}, ValueError, "predictions has 2 rows but references has 1"),
-        (PREDICTIONS, REFERENCES, {}, TypeError, "bleu_tensor needs to know which ids are padding: pass ignore_ids="),
+        (PREDICTIONS, REFERENCES, {}, TypeError, "bleukit.tensor needs to know which ids are padding: pass ignore_ids="),
         (PREDICTIONS, REFERENCES, {"ignore_ids": 0}, TypeError, "ignore_ids must be a collection of integer token ids"),
         (PREDICTIONS, REFERENCES, {"ignore_ids": [0.0]}, TypeError, "ignore_ids must hold integer token ids"),
         (PREDICTIONS, REFERENCES, {"pad_id": 0.0}, TypeError, "pad_id must be an integer"),
@@ -384,15 +384,15 @@ def test_options_that_do_not_apply_to_ids_are_rejected(options, message):
 def test_the_package_imports_and_scores_without_torch():
     code = (
         "import sys; sys.modules['torch'] = None\n"
-        "import bleu_tensor, bleu_streaming\n"
-        "print(bleu_streaming.statistics([[1, 2, 3]], [[1, 2, 3]]).tolist())\n"
-        "try:\n    bleu_tensor.statistics([[1]], [[1]], ignore_ids=[0])\n"
+        "import bleukit.tensor, bleukit.streaming\n"
+        "print(bleukit.streaming.statistics([[1, 2, 3]], [[1, 2, 3]]).tolist())\n"
+        "try:\n    bleukit.tensor.statistics([[1]], [[1]], ignore_ids=[0])\n"
         "except ImportError as error:\n    print(error)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["[3, 3, 3, 2, 1, 0, 3, 2, 1, 0, 1, 1, 1]",
-                                       "bleu_tensor needs PyTorch for tensor inputs; install torch, or pass lists "
+                                       "bleukit.tensor needs PyTorch for tensor inputs; install torch, or pass lists "
                                        "of token ids to the metric's compute instead"]
 
 

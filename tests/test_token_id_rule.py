@@ -1,4 +1,4 @@
-"""One rule for token ids (bleu_token_ids), the same at every entry point: every negative id and
+"""One rule for token ids (bleukit.token_ids), the same at every entry point: every negative id and
 every id in `ignore_ids` is dropped wherever it stands, before counting.
 
 One raw batch, as a training loop has it (a decoder start, <s> and <pad> inside rows, </s>, -100
@@ -14,8 +14,8 @@ from sacrebleu.metrics import BLEU
 
 torch = pytest.importorskip("torch")
 
-import bleu_tensor  # noqa: E402
-from bleu_streaming import BleuAccumulator, score_from_statistics, statistics  # noqa: E402
+import bleukit.tensor.scores as bleu_tensor  # noqa: E402
+from bleukit.streaming import BleuAccumulator, score_from_statistics, statistics  # noqa: E402
 from tiny_seq2seq import make_tokenizer  # noqa: E402
 
 # <pad> 0, <s> 1, </s> 2, <unk> 3 (tests/tiny_seq2seq.py); words from 4.
@@ -166,7 +166,7 @@ def test_token_id_statistics_sign_tok_ids_and_nrefs_however_they_are_summed(bleu
         "rows": rows, "numpy sum": rows.sum(axis=0), "two shards": rows[:1].sum(axis=0) + rows[1:].sum(axis=0),
         "torch sum": torch.from_numpy(rows).sum(dim=0), "python ints": [int(v) for v in rows.sum(axis=0)],
         "bleu_tensor": bleu_tensor.statistics(*tensors, ignore_ids=SPECIALS, **OPTIONS),
-        "bleu_tensor rows, summed by hand": bleu_tensor.statistics(*tensors, ignore_ids=SPECIALS, per_segment=True, **OPTIONS).sum(0),
+        "bleukit.tensor.scores rows, summed by hand": bleu_tensor.statistics(*tensors, ignore_ids=SPECIALS, per_segment=True, **OPTIONS).sum(0),
         "the metric's methods": bleu.statistics(PREDICTIONS, LABELS, ignore_ids=SPECIALS, **OPTIONS),
     }
     for name, totals in sums.items():

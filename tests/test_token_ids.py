@@ -10,8 +10,8 @@ import math
 
 import pytest
 
-import bleu_core
-from bleu_tokenizers import Tokenizer13a
+import bleukit.core as bleu_core
+from bleukit.tokenizers.registry import Tokenizer13a
 from conftest import METRIC_PATH, wmt17_lines
 
 KEYS = ("bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length")

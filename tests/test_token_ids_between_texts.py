@@ -1,4 +1,4 @@
-"""The one token-id rule (bleu_token_ids) at the entry points that score texts against each other:
+"""The one token-id rule (bleukit.token_ids) at the entry points that score texts against each other:
 `pairwise`, `self_bleu`, `most_similar_pairs`, `mbr` (id lists and padded tensors) and the
 metric's methods that forward to them. Every negative id (-100 padding) and every id in
 `ignore_ids` (alias `pad_id`) is dropped before counting, as `compute` drops them.
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU
 
-from bleu_core import compute_bleu
-from bleu_diversity import most_similar_pairs, pairwise, self_bleu
-from bleu_mbr import mbr
+from bleukit.core import compute_bleu
+from bleukit.diversity.pairwise import most_similar_pairs, pairwise, self_bleu
+from bleukit.diversity.mbr import mbr
 
 torch = pytest.importorskip("torch")
 
@@ -165,8 +165,8 @@ def test_mbr_of_padded_tensors_follows_the_same_rule():
 def test_mbr_tensors_counted_the_torch_way_too(offset):
     """The torch counting (a GPU's, run here on the CPU) drops what the rule drops, and packs no id:
     ids near 2**63 count as small ones."""
-    import bleu_tensor_pairs
-    from bleu_token_ids import TokenIdRule
+    import bleukit.tensor.pairs as bleu_tensor_pairs
+    from bleukit.token_ids import TokenIdRule
 
     candidates = padded([[t + offset if t > 2 else t for t in row] for row in RAW], 10, -100).view(1, len(RAW), 10)
     checked = bleu_tensor_pairs.check_tensors(candidates, None, TokenIdRule(frozenset(SPECIALS)))

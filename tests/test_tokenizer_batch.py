@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bleu_tokenizer_13a
-from bleu_tokenizers import Tokenizer13a, TokenizerNone
+import bleukit.tokenizers.mteval as bleu_tokenizer_13a
+from bleukit.tokenizers.registry import Tokenizer13a, TokenizerNone
 from conftest import WMT17, wmt17_lines
 
 
@@ -85,7 +85,7 @@ def test_13a_batch_equals_sacrebleu_per_line_on_generated_text(lines):
 @settings(max_examples=150, deadline=None)
 @given(lines=batch_strategy, trailing=st.lists(st.sampled_from([" ", "\t", "\n", "-\n", "\xa0", "\r\n", ""]), max_size=3))
 def test_rstripped_batches_equal_batches_of_rstripped_lines(lines, trailing):
-    """bleu_core hands raw lines to encode_flat_rstripped, which strips only where it matters."""
+    """bleukit.core hands raw lines to encode_flat_rstripped, which strips only where it matters."""
     lines = [line + "".join(trailing) for line in lines]
     stripped = [line.rstrip() for line in lines]
     for tokenizer in (Tokenizer13a(), TokenizerNone()):

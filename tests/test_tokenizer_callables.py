@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from bleu_core import compute_bleu
+from bleukit.core import compute_bleu
 
 PREDICTIONS = ["the cat sat on the mat", "a dog ran under the red tree", "the quick bird flew"]
 REFERENCES = [["the cat sat on a mat"], ["the dog ran under a big red tree"], ["a quick bird flew over the log"]]

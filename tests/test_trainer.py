@@ -11,8 +11,8 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from bleu_streaming import BleuAccumulator, score_from_statistics, statistics  # noqa: E402
-from bleu_trainer import BleuComputeMetrics, clean_text, decode_ids  # noqa: E402
+from bleukit.streaming import BleuAccumulator, score_from_statistics, statistics  # noqa: E402
+from bleukit.integrations.trainer import BleuComputeMetrics, clean_text, decode_ids  # noqa: E402
 from tiny_seq2seq import copy_dataset, make_model, make_tokenizer  # noqa: E402
 
 FLAT_KEYS = {

@@ -18,10 +18,10 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 accelerate = pytest.importorskip("accelerate")
 
-import bleu_trainer_gather  # noqa: E402
+import bleukit.integrations.trainer_gather as bleu_trainer_gather  # noqa: E402
 from accelerate.data_loader import prepare_data_loader  # noqa: E402
 from accelerate.state import GradientState  # noqa: E402
-from bleu_trainer import BleuComputeMetrics  # noqa: E402
+from bleukit.integrations.trainer import BleuComputeMetrics  # noqa: E402
 from tiny_seq2seq import copy_dataset, make_model, make_tokenizer  # noqa: E402
 
 SENTENCES = ["the cat sat on the mat", "a dog ran", "big red bird flew over the tree", "old log", "the the the"] * 3

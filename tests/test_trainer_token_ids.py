@@ -13,7 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from bleu_trainer import BleuComputeMetrics  # noqa: E402
+from bleukit.integrations.trainer import BleuComputeMetrics  # noqa: E402
 from tiny_seq2seq import copy_dataset, make_model, make_tokenizer  # noqa: E402
 
 FLAT_KEYS = {
@@ -155,7 +155,7 @@ def test_streaming_batches_equal_one_shot_and_start_over(tok):
 
 
 def test_eval_examples_drops_the_padding_duplicates(tok, monkeypatch):
-    import bleu_trainer_gather
+    import bleukit.integrations.trainer_gather as bleu_trainer_gather
 
     monkeypatch.setattr(bleu_trainer_gather, "world_size", lambda: 2)  # copies exist only under several processes
     generated, labels = generated_ids(tok, PREDICTIONS, 14), label_ids(tok, REFERENCES, 12)

@@ -22,7 +22,7 @@ def main(model_dir: str, size: int, output: str) -> None:
     from tiny_seq2seq import copy_dataset, make_tokenizer
     from transformers import BartForConditionalGeneration, DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
-    from bleu_trainer import make_compute_metrics
+    from bleukit.integrations.trainer import make_compute_metrics
 
     torch.set_num_threads(1)
     tokenizer = make_tokenizer()
