@@ -336,17 +336,20 @@ def statistics_of_inputs(
     kind: Optional[str] = None,
     rule: Optional[TokenIdRule] = None,
     num_workers: Any = AUTO,
+    id_options: Optional[BleuOptions] = None,
 ) -> Tuple[np.ndarray, List[int], BleuOptions]:
     """Check raw inputs and count them: (statistics rows, references per segment, options).
 
     `kind` requires `text` or `token_ids` (None detects it). The options come back as they apply
-    to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`. Token ids
-    are counted after dropping the ids of `rule` (None: negative ids only; see `bleukit.token_ids`);
-    a rule that lists ids is an error for text. `num_workers`: processes (see `bleukit.counting.parallel`).
+    to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`; `id_options`,
+    when given, are the ones for token ids (the call's without the text-only load-time defaults).
+    Token ids are counted after dropping the ids of `rule` (None: negative ids only; see
+    `bleukit.token_ids`); a rule that lists ids is an error for text. `num_workers`: processes (see
+    `bleukit.counting.parallel`).
     """
     preds, refs, kind = validate_inputs(predictions, references, kind)
     if kind == TOKEN_IDS:
-        options = options_for_token_ids(options)
+        options = options_for_token_ids(id_options or options)
     else:
         refuse_for_text(rule)
     stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE, num_workers=num_workers)
@@ -363,9 +366,12 @@ def compute_bleu(
     ignore_ids: Any = None,
     pad_id: Any = None,
     num_workers: Any = AUTO,
+    text_defaults: Optional[Dict[str, Any]] = None,
     **options: Any,
 ) -> Dict[str, Any]:
     """BLEU of predictions against references; the options are those of `resolve_options`.
+    `text_defaults`: load-time defaults of text-only options (`options.split_text_defaults`), which
+    apply where the inputs are text and never reach token ids.
 
     `kind` requires inputs of one kind (`text` or `token_ids`); None detects it. `ignore_ids`
     (alias `pad_id`) lists token ids to drop besides the negative ones (see `bleukit.token_ids`).
@@ -374,8 +380,10 @@ def compute_bleu(
     """
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers)
     rule = token_id_rule(ignore_ids, pad_id)
+    for_ids = resolve_options(**options)
+    for_text = resolve_options(**{**text_defaults, **options}) if text_defaults else for_ids
     stats, num_refs, used = statistics_of_inputs(
-        predictions, references, resolve_options(**options), kind, rule, num_workers
+        predictions, references, for_text, kind, rule, num_workers, id_options=for_ids
     )
     return result_from_statistics(
         stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers

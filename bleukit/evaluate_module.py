@@ -23,7 +23,10 @@ from bleukit.diversity.pairwise import most_similar_pairs, pairwise, self_bleu
 from bleukit.inputs import TOKEN_IDS, as_list, validate_inputs
 from bleukit.integrations.reward import BleuReward, make_reward_function
 from bleukit.integrations.trainer import BleuComputeMetrics, make_compute_metrics
-from bleukit.options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, init_keywords, resolve_options, split_load_keywords
+from bleukit.options import (
+    OPTION_NAMES, canonical_options, check_option_names, init_keywords, resolve_options, split_load_keywords,
+    split_text_defaults,
+)
 from bleukit.significance.compare import COUNT_NAMES, check_compare_options, check_systems, compare
 from bleukit.streaming import BleuAccumulator, score_from_statistics, statistics
 from bleukit.tensor.scores import corpus_bleu as tensor_corpus_bleu
@@ -48,12 +51,7 @@ def load_comparison(**options: Any) -> evaluate.EvaluationModule:
 
 
 def _check_option_names(kwargs: Dict[str, Any]) -> None:
-    unknown = sorted(set(kwargs) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES) - set(TOKEN_ID_OPTION_NAMES))
-    if unknown:
-        raise TypeError(
-            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + RUN_OPTION_NAMES + TOKEN_ID_OPTION_NAMES)} "
-            f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)"
-        )
+    check_option_names(kwargs, OPTION_NAMES + RUN_OPTION_NAMES + TOKEN_ID_OPTION_NAMES, "BLEU takes")
 
 
 # The options that apply to text only, left out of the defaults of the token-id methods.
@@ -63,13 +61,9 @@ _TEXT_ONLY_OPTIONS = ("tokenizer", "lowercase")
 def _load_time_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
     """`evaluate.load(path, smooth="exp", ...)`: the metric's options given at load time, checked now
     (an error names the keyword), to be its defaults. evaluate itself would drop them silently."""
-    unknown = sorted(set(options) - set(OPTION_NAMES) - set(RUN_OPTION_NAMES))
-    if unknown:
-        raise TypeError(
-            f"evaluate.load(...) got unknown keyword(s) {unknown}; at load time BLEU takes its options "
-            f"{list(OPTION_NAMES + RUN_OPTION_NAMES)} (they become its defaults), with_signature, and evaluate's "
-            f"own {list(init_keywords(evaluate.EvaluationModule))}"
-        )
+    check_option_names(options, ("with_signature", *init_keywords(evaluate.EvaluationModule), *OPTION_NAMES,
+                                 *RUN_OPTION_NAMES), "at load time BLEU takes evaluate's settings, and its options "
+                       "(they become its defaults):", at_load_time=True)
     resolve_options(**{k: v for k, v in options.items() if k in OPTION_NAMES})
     check_run_options(
         options.get("return_sentence_scores", False),
@@ -113,6 +107,13 @@ class BleuMetricMethods:
                     if (run or k in OPTION_NAMES) and not (token_ids and k in _TEXT_ONLY_OPTIONS)}
         return {**defaults, **canonical_options(options)}
 
+    def _options_by_kind(self, options: Dict[str, Any], run: bool = False) -> Dict[str, Any]:
+        """A call's options over the load-time defaults for a call whose inputs may be text or token
+        ids: the text-only defaults travel apart, as `text_defaults`, so they never reach token ids."""
+        defaults = {k: v for k, v in self.default_options.items() if run or k in OPTION_NAMES}
+        merged, text_defaults = split_text_defaults(defaults, canonical_options(options))
+        return {**merged, "text_defaults": text_defaults} if text_defaults else merged
+
     def _with_signature_as_asked(self, result: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
         if result is None:  # the processes other than 0 in evaluate's distributed mode
             return None
@@ -132,8 +133,8 @@ class BleuMetricMethods:
         Checking happens before `evaluate` casts the inputs to the declared features, so a
         malformed input gets an error that names it instead of a silently different score.
         """
-        kwargs = self._options(kwargs, run=True)
-        _check_option_names(kwargs)
+        kwargs = self._options_by_kind(kwargs, run=True)
+        _check_option_names({k: v for k, v in kwargs.items() if k != "text_defaults"})
         if predictions is not None and references is not None and self.num_process == 1 and self.writer is None:
             # All the data in this one call: score it directly. Going through evaluate's Arrow
             # cache would only copy it (docs/performance.md has the numbers);
@@ -141,7 +142,7 @@ class BleuMetricMethods:
             return self._with_signature_as_asked(
                 compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
             )
-        resolve_options(**{k: v for k, v in kwargs.items() if k in OPTION_NAMES})
+        resolve_options(**{k: v for k, v in {**kwargs.get("text_defaults", {}), **kwargs}.items() if k in OPTION_NAMES})
         token_id_rule(**{k: v for k, v in kwargs.items() if k in TOKEN_ID_OPTION_NAMES})
         check_run_options(
             kwargs.get("return_sentence_scores", False),
@@ -214,12 +215,12 @@ class BleuMetricMethods:
 
     def statistics(self, predictions: Any, references: Any, per_segment: bool = False, **options: Any):
         """BLEU's additive statistics (an int64 row, or one row per segment); see `bleukit.streaming`."""
-        return statistics(predictions, references, per_segment=per_segment, **self._options(options))
+        return statistics(predictions, references, per_segment=per_segment, **self._options_by_kind(options))
 
     def score_from_statistics(self, totals: Any, num_refs: Any = None, **options: Any) -> Dict[str, Any]:
         """The result dict from summed (or per-segment) statistics and the same options;
         `num_refs` (an int, or one count per segment) for the signature, else `nrefs:?`."""
-        return score_from_statistics(totals, num_refs=num_refs, **self._options(options))
+        return score_from_statistics(totals, num_refs=num_refs, **self._options_by_kind(options))
 
     def accumulator(self, **options: Any) -> BleuAccumulator:
         """Running statistics in constant memory: `.add(predictions, references)`, `.result()`."""
@@ -302,14 +303,11 @@ SETTINGS = ("method", "bootstrap_samples", "trials", "seed", "count_ties", "samp
 
 
 def _check_settings(kwargs: Dict[str, Any], evaluate_settings: Optional[Dict[str, Any]] = None) -> None:
-    unknown = sorted(set(kwargs) - set(SETTINGS) - set(OPTION_NAMES))
-    if unknown:
-        if evaluate_settings is not None:  # at load time
-            raise TypeError(f"evaluate.load(...) got unknown keyword(s) {unknown}; at load time the comparison takes "
-                            f"{list(SETTINGS + OPTION_NAMES)} (they become its defaults) and evaluate's own "
-                            f"{list(init_keywords(evaluate.EvaluationModule))}")
-        raise TypeError(f"unknown option(s) {unknown}; the comparison takes {list(SETTINGS + OPTION_NAMES)} "
-                        f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
+    if evaluate_settings is not None:  # at load time
+        check_option_names(kwargs, (*init_keywords(evaluate.EvaluationModule), *SETTINGS, *OPTION_NAMES),
+                           "at load time the comparison takes evaluate's settings, and its own (they become its "
+                           "defaults):", at_load_time=True)
+    check_option_names(kwargs, SETTINGS + OPTION_NAMES, "the comparison takes")
     check_compare_options(
         kwargs.get("method", "bootstrap"), {name: kwargs.get(name) for name in COUNT_NAMES},
         kwargs.get("seed", DEFAULT_BOOTSTRAP_SEED), {k: v for k, v in kwargs.items() if k in OPTION_NAMES},

@@ -13,10 +13,10 @@ import inspect
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
 from bleukit.scoring import LEGACY_ADD_ONE, SMOOTHING_DEFAULTS, statistics_orders
-from bleukit.counting.stats import REF_LENGTH_POLICIES
+from bleukit.counting.stats import check_ref_length
 from bleukit.tokenizers.registry import BaseTokenizer, TokenizerSpec, get_tokenizer
 
 from bleukit.version import SIGNATURE_VERSION, __version__  # noqa: F401 - __version__ re-exported
@@ -155,6 +155,18 @@ def canonical_options(options: Mapping[str, Any]) -> Dict[str, Any]:
     return canonical
 
 
+# Options that mean something for text only: load-time defaults of these never reach token-id inputs
+# (an option of the call itself that cannot apply to ids is still an error).
+TEXT_ONLY_OPTIONS = ("tokenizer", "lowercase", "target_language")
+
+
+def split_text_defaults(defaults: Mapping[str, Any], given: Mapping[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """Load-time `defaults` under a call's `given` options: (the options for any input, the text-only
+    defaults the call did not override, which apply only where the inputs turn out to be text)."""
+    text_defaults = {k: v for k, v in defaults.items() if k in TEXT_ONLY_OPTIONS and k not in given}
+    return {**{k: v for k, v in defaults.items() if k not in text_defaults}, **given}, text_defaults
+
+
 def init_keywords(module_class: type) -> Tuple[str, ...]:
     """The named keywords of a class's `__init__`: for evaluate's module class, its own settings
     (config_name, cache_dir, ...)."""
@@ -173,6 +185,18 @@ def split_load_keywords(kwargs: Mapping[str, Any], module_class: type) -> Tuple[
     return settings, canonical_options({name: value for name, value in kwargs.items() if name not in named})
 
 
+def check_option_names(options: Iterable[str], accepted: Sequence[str], who: str = "the scoring options are",
+                       *, at_load_time: bool = False) -> None:
+    """The one place an unknown option is reported. `accepted`: every name the caller takes (its own
+    settings, then BLEU's); `who` says whose they are ("the Trainer hook takes", ...). At load time
+    the keyword went to `evaluate.load`, and the message says so."""
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        what = "evaluate.load(...) got unknown keyword(s)" if at_load_time else "unknown option(s)"
+        raise TypeError(f"{what} {unknown}; {who} {list(accepted)} "
+                        f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
+
+
 def _accepting_sacrebleu_names(resolve: Callable[..., BleuOptions]) -> Callable[..., BleuOptions]:
     """`resolve` taking sacreBLEU's option names too (mapped by `canonical_options`), and naming
     an unknown option with the list of known ones. Its signature (and so OPTION_NAMES and the
@@ -181,10 +205,7 @@ def _accepting_sacrebleu_names(resolve: Callable[..., BleuOptions]) -> Callable[
     @functools.wraps(resolve)
     def resolve_with_any_names(**options: Any) -> BleuOptions:
         options = canonical_options(options)
-        unknown = sorted(set(options) - set(OPTION_NAMES))
-        if unknown:
-            raise TypeError(f"unknown option(s) {unknown}; the scoring options are {list(OPTION_NAMES)} "
-                            f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
+        check_option_names(options, OPTION_NAMES)
         return resolve(**options)
 
     return resolve_with_any_names
@@ -218,8 +239,7 @@ def resolve_options(
             math.isfinite(smooth_value) and smooth_value > 0
         ):
             raise ValueError(f"smooth_value must be a finite number > 0, not {smooth_value!r}")
-    if not isinstance(ref_length, str) or ref_length not in REF_LENGTH_POLICIES:
-        raise ValueError(f"unknown ref_length {ref_length!r}; pass one of {list(REF_LENGTH_POLICIES)}")
+    check_ref_length(ref_length)
     return BleuOptions(
         tokenizer=get_tokenizer(tokenizer, target_language),
         lowercase=_check_bool("lowercase", lowercase),

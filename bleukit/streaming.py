@@ -60,7 +60,8 @@ def references_recorded(provenance: Sequence[int]) -> Union[int, str, None]:
 
 
 def statistics(
-    predictions: Any, references: Any, per_segment: bool = False, num_workers: Any = AUTO, **options: Any
+    predictions: Any, references: Any, per_segment: bool = False, num_workers: Any = AUTO,
+    text_defaults: Optional[Dict[str, Any]] = None, **options: Any
 ) -> np.ndarray:
     """BLEU statistics of predictions against references (text or token ids).
 
@@ -69,13 +70,15 @@ def statistics(
     columns say so (see the module docstring). The options are the metric's (tokenizer, lowercase,
     max_order, smooth, ref_length, ...), and for token ids `ignore_ids` (alias `pad_id`): ids
     dropped besides the negative ones (see `bleukit.token_ids`). `num_workers`: processes, as for
-    compute (see `bleukit.counting.parallel`); the rows are the same whatever it is.
+    compute (see `bleukit.counting.parallel`); the rows are the same whatever it is. `text_defaults`:
+    as for compute, load-time defaults that apply to text only.
     """
     rule_options, options = split_token_id_options(options)
     check_num_workers(num_workers)
+    for_ids = resolve_options(**options)
     rows, num_refs, used = statistics_of_inputs(
-        predictions, references, resolve_options(**options), rule=token_id_rule(**rule_options),
-        num_workers=num_workers,
+        predictions, references, resolve_options(**{**(text_defaults or {}), **options}),
+        rule=token_id_rule(**rule_options), num_workers=num_workers, id_options=for_ids,
     )
     if isinstance(used.tokenizer, TokenIds):
         rows = with_provenance(rows, num_refs)
@@ -133,7 +136,9 @@ def _agreeing(num_refs: NumRefs, recorded: Union[int, str, None]) -> NumRefs:
     return num_refs
 
 
-def score_from_statistics(totals: Any, num_refs: NumRefs = None, **options: Any) -> Dict[str, Any]:
+def score_from_statistics(
+    totals: Any, num_refs: NumRefs = None, text_defaults: Optional[Dict[str, Any]] = None, **options: Any
+) -> Dict[str, Any]:
     """The metric's result dict (bleu in 0..1, precisions, brevity penalty, lengths, signature)
     from statistics: a summed row, or per-segment rows (summed here).
 
@@ -141,14 +146,15 @@ def score_from_statistics(totals: Any, num_refs: NumRefs = None, **options: Any)
     signature. Text statistics do not record it, so without it the signature says `nrefs:?`;
     token-id statistics do (and say `tok:ids`), and a `num_refs` that contradicts them is an error.
     The options are those the statistics were computed with (`ignore_ids` is accepted and checked,
-    but the ids were dropped when counting).
+    but the ids were dropped when counting). `text_defaults`: as for compute, load-time defaults that
+    apply to text statistics only.
     """
     rule_options, options = split_token_id_options(options)
     token_id_rule(**rule_options)
-    resolved = resolve_options(**options)
+    resolved = resolve_options(**{**(text_defaults or {}), **options})
     rows, provenance = check_statistics(totals, resolved)
     if provenance is not None:
-        resolved = _options_for_id_statistics(resolved, options)
+        resolved = _options_for_id_statistics(resolve_options(**options), options)
         num_refs = _agreeing(num_refs, references_recorded(provenance))
     return result_from_statistics(rows, resolved, num_refs)
 

@@ -8,16 +8,80 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 METRIC_PATH = REPO / "bleu_metric.py"
-WMT17 = REPO.parent / "shared" / "data" / "wmt17-en-de"
+# The WMT17 en-de data the tests score ships with the repository, xz-compressed (tests/data/README.md
+# names its source); it is unpacked once, here, so that tests can hand real file paths around.
+WMT17_PACKED = REPO / "tests" / "data" / "wmt17-en-de"
+SHARED_WMT17 = REPO.parent / "shared" / "data" / "wmt17-en-de"
+
+
+def unpacked_wmt17() -> Path:
+    import lzma
+
+    folder = WMT17_PACKED / "unpacked"
+    folder.mkdir(exist_ok=True)
+    for packed in sorted(WMT17_PACKED.glob("*.de.xz")):
+        target = folder / packed.name[: -len(".xz")]
+        if not target.exists():
+            partial = target.with_suffix(".partial")
+            partial.write_bytes(lzma.decompress(packed.read_bytes()))
+            partial.replace(target)
+    return folder
+
+
+WMT17 = unpacked_wmt17()
 WMT17_REFERENCE = WMT17 / "newstest2017-ende.ref.de"
 
 
+# Markers by folder and file (declared in pytest.ini): CI runs everything; the quick loop leaves the
+# marked ones out.
+MARKERS_BY_PATH = {
+    "engines/": "engines",
+    "space/test_app_browser": "browser",
+    "integrations/test_trainer": "slow",
+    "integrations/test_grpo": "slow",
+    "integrations/test_reward": "slow",
+    "integrations/test_distributed": "slow",
+    "integrations/test_ecosystem": "slow",
+    "packaging/test_packaging": "slow",
+    "packaging/test_offline": "slow",
+    "cli/test_cli": "slow",
+    "cli/test_error_hints": "slow",
+    "space/test_app_api": "slow",
+    "space/test_app_sessions": "slow",
+}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        path = Path(str(item.fspath)).resolve().relative_to(REPO / "tests").as_posix()
+        for prefix, marker in MARKERS_BY_PATH.items():
+            if path.startswith(prefix):
+                item.add_marker(marker)
+        if "cuda" in item.name.lower() or "cuda" in item.nodeid.lower():
+            item.add_marker("gpu")
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory):
+    """The demo served as users run it (`python app.py --port N` on 127.0.0.1, no analytics): one
+    server for every Space test of the session (starting it costs about 20 s)."""
+    from app_server import serve_app
+
+    yield from serve_app(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright, one for the session (the browser tests skip where
+    either is missing)."""
+    from browser_support import launch_chromium
+
+    yield from launch_chromium()
+
+
 def wmt17_lines(name: str) -> list:
-    """The lines of one WMT17 file, or skip the test where ../shared/data is absent."""
-    path = WMT17 / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (it is only beside developer and CI checkouts)")
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
+    """The lines of one WMT17 file (tests/data, unpacked)."""
+    return (WMT17 / name).read_text(encoding="utf-8").split("\n")[:-1]
 
 
 @pytest.fixture(scope="session")

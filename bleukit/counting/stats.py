@@ -16,7 +16,7 @@ groupings of (segment, n-gram) keys by a sort.
 
 from __future__ import annotations
 
-from typing import Sequence, Tuple
+from typing import Any, Sequence, Tuple
 
 import numpy as np
 import pyarrow as pa
@@ -133,28 +133,40 @@ def encode_tokens(tokens: Sequence) -> np.ndarray:
     return codes.astype(np.int64, copy=False)
 
 
+def reference_length_key(hyp_lengths: Any, ref_lengths: Any, policy: str, span: int) -> Any:
+    """The one rule for the effective reference length, as a key: over a segment's references, the
+    smallest key is the length its brevity penalty uses (`length_of_key` reads it back). `closest`
+    is the paper's best match length: the reference length nearest to the hypothesis length, the
+    shorter one on a tie (as sacreBLEU and NLTK): distance first, then the length itself. `shortest`
+    is the shortest reference (tensorflow/nmt and `evaluate`'s legacy `bleu`). `span` exceeds every
+    length. NumPy arrays and torch tensors alike (the NumPy, torch and pair paths all use it)."""
+    check_ref_length(policy)
+    return ref_lengths if policy == "shortest" else abs(ref_lengths - hyp_lengths) * span + ref_lengths
+
+
+def check_ref_length(policy: Any) -> None:
+    if not isinstance(policy, str) or policy not in REF_LENGTH_POLICIES:
+        raise ValueError(f"unknown ref_length {policy!r}; pass one of {list(REF_LENGTH_POLICIES)}")
+
+
+def length_of_key(key: Any, policy: str, span: int) -> Any:
+    """The reference length a `reference_length_key` stands for."""
+    return key if policy == "shortest" else key % span
+
+
 def effective_reference_lengths(
     hyp_lengths: np.ndarray, ref_lengths: np.ndarray, ref_owner: np.ndarray, policy: str
 ) -> np.ndarray:
-    """The reference length each segment's brevity penalty uses.
-
-    `closest` is the paper's best match length: the reference length nearest to the hypothesis
-    length, the shorter one on a tie (as sacreBLEU and NLTK). `shortest` is the shortest reference
-    (tensorflow/nmt and `evaluate`'s legacy `bleu`).
-    """
+    """The reference length each segment's brevity penalty uses (see `reference_length_key`)."""
     num_segments = len(hyp_lengths)
-    if policy not in REF_LENGTH_POLICIES:
-        raise ValueError(f"unknown ref_length {policy!r}; pass one of {list(REF_LENGTH_POLICIES)}")
+    check_ref_length(policy)
     if len(ref_owner) == num_segments and np.array_equal(ref_owner, np.arange(num_segments)):
         return ref_lengths.astype(np.int64, copy=True)  # one reference each: nothing to choose
-    if policy == "shortest":
-        key = ref_lengths
-    else:  # closest: distance first, then the length itself breaks ties toward the shorter one
-        span = int(ref_lengths.max(initial=0)) + 1
-        key = np.abs(ref_lengths - hyp_lengths[ref_owner]) * span + ref_lengths
+    span = int(ref_lengths.max(initial=0)) + 1
+    key = reference_length_key(hyp_lengths[ref_owner], ref_lengths, policy, span)
     best = np.full(num_segments, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(best, ref_owner, key)
-    return best if policy == "shortest" else best % span
+    return length_of_key(best, policy, span)
 
 
 def reference_ranks(ref_owner: np.ndarray, num_segments: int) -> np.ndarray:

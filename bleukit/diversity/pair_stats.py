@@ -31,7 +31,7 @@ from bleukit.inputs import TEXT, TOKEN_IDS, as_list, detect_input_kind
 from bleukit.options import BleuOptions, resolve_options
 from bleukit.counting.pairs import PairLayout
 from bleukit.scoring import brevity_penalties
-from bleukit.counting.stats import encode_tokens, stat_width
+from bleukit.counting.stats import encode_tokens, length_of_key, reference_length_key, stat_width
 from bleukit.token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, split_token_id_options, token_id_rule
 
 SENTENCE_DEFAULTS = {"smooth": "exp", "effective_order": True}
@@ -151,8 +151,11 @@ def closest_other_lengths(lengths: np.ndarray, groups: np.ndarray, policy: str) 
         first = np.flatnonzero(np.concatenate([[True], new_group]))
         shortest = np.repeat(ordered[first], np.diff(np.append(first, count)))
         chosen = np.where(previous == -far, following, shortest)
-    else:  # closest: the nearer sorted neighbour; on a tie the previous one, which is shorter
-        chosen = np.where(ordered - previous <= following - ordered, previous, following)
+    else:  # closest: the sorted neighbour with the smaller key (the one rule; a tie goes to the shorter)
+        span = int(ordered.max(initial=0)) + 1
+        keys = [np.where(present, reference_length_key(ordered, np.where(present, side, 0), policy, span), far)
+                for side, present in ((previous, previous != -far), (following, following != far))]
+        chosen = length_of_key(np.minimum(*keys), policy, span)
     result = np.empty(count, dtype=np.int64)
     result[order] = chosen
     return result

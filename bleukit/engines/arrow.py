@@ -30,7 +30,7 @@ from bleukit.core import (
     statistics_of_inputs,
 )
 from bleukit.inputs import TOKEN_IDS
-from bleukit.options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, canonical_options, resolve_options
+from bleukit.options import OPTION_NAMES, canonical_options, check_option_names, resolve_options
 from bleukit.streaming import check_statistics, with_provenance
 from bleukit.token_ids import TOKEN_ID_OPTION_NAMES, split_token_id_options, token_id_rule
 from bleukit.tokenizers.registry import TokenIds
@@ -54,12 +54,7 @@ def engine_options(options: Mapping[str, Any], kind: Optional[str] = None) -> Di
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {list(KINDS)} (None detects it per batch), not {kind!r}")
     options = canonical_options(options)
-    unknown = sorted(set(options) - set(OPTION_NAMES) - set(TOKEN_ID_OPTION_NAMES))
-    if unknown:
-        raise TypeError(
-            f"unknown option(s) {unknown}; BLEU takes {list(OPTION_NAMES + TOKEN_ID_OPTION_NAMES)} "
-            f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)"
-        )
+    check_option_names(options, OPTION_NAMES + TOKEN_ID_OPTION_NAMES, "BLEU takes")
     rule_options, bleu_options = split_token_id_options(options)
     token_id_rule(**rule_options)
     resolve_options(**bleu_options)

@@ -54,7 +54,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence, Tuple
 
 from bleukit.core import RUN_OPTION_NAMES, options_for_token_ids
-from bleukit.options import OPTION_NAMES, canonical_options, resolve_options
+from bleukit.options import OPTION_NAMES, canonical_options, check_option_names, resolve_options
 from bleukit.streaming import BleuAccumulator
 from bleukit.tensor.scores import check_inputs, count_rows
 from bleukit.token_ids import TokenIdRule, refuse_for_text, special_ids, token_id_rule
@@ -63,6 +63,8 @@ from bleukit.integrations.trainer_batches import LogitsArgmax, clean_text, decod
 from bleukit.integrations.trainer_gather import GatheredRows
 
 SCALES = (1, 100)
+# The hook's own settings, beside BLEU's options.
+HOOK_SETTINGS = ("scale", "with_signature", "eval_examples", "token_ids", "ignore_ids", "pad_id")
 EXPORTED = (clean_text, decode_ids)  # importable from here, as before the hook was split
 
 
@@ -119,12 +121,7 @@ def _check_hook_options(scale: Any, with_signature: Any, token_ids: Any, compute
             f"{unsupported} cannot go into a Trainer hook, which logs corpus-level floats; "
             "decode the predictions and call bleu.compute(...) for sentence scores or bootstrap"
         )
-    unknown = sorted(set(compute_options) - set(OPTION_NAMES))
-    if unknown:
-        raise TypeError(
-            f"unknown option(s) {unknown}; the Trainer hook takes scale, with_signature, eval_examples, "
-            f"token_ids, ignore_ids (alias pad_id) and {list(OPTION_NAMES)}"
-        )
+    check_option_names(compute_options, HOOK_SETTINGS + OPTION_NAMES, "the Trainer hook takes")
 
 
 def flat_metrics(result: Dict[str, Any], scale: float) -> Dict[str, float]:

@@ -31,7 +31,7 @@ from bleukit.core import (
 )
 from bleukit.inputs import TOKEN_IDS, reference_counts, validate_inputs, validate_predictions
 from bleukit.counting.parallel import AUTO, check_num_workers
-from bleukit.options import OPTION_NAMES, SACREBLEU_OPTION_NAMES, BleuOptions, canonical_options, resolve_options
+from bleukit.options import OPTION_NAMES, BleuOptions, canonical_options, check_option_names, resolve_options
 from bleukit.significance.paired import TestScorer, bootstrap_intervals, bootstrap_test, randomization_test
 
 BOOTSTRAP = "bootstrap"
@@ -164,10 +164,7 @@ def check_compare_options(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
         raise TypeError(f"seed must be an integer or None (fresh randomness), not {seed!r}")
     options = canonical_options(options)
-    unknown = sorted(set(options) - set(OPTION_NAMES))
-    if unknown:
-        raise TypeError(f"unknown option(s) {unknown}; compare takes the scoring options {list(OPTION_NAMES)} "
-                        f"(sacreBLEU's names {sorted(SACREBLEU_OPTION_NAMES)} work too)")
+    check_option_names(options, OPTION_NAMES, "compare takes the scoring options")
     return method, samples, confidence_samples, resolve_options(**options)
 
 

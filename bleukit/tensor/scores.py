@@ -35,7 +35,9 @@ import numpy as np
 
 from bleukit.core import bleu_rows, options_for_token_ids, result_from_statistics
 from bleukit.options import BleuOptions, resolve_options
-from bleukit.counting.stats import HYP_LEN, INT64_KEY_BOUND, REF_LEN, REF_LENGTH_POLICIES, encode_tokens, ngram_statistics, stat_width
+from bleukit.counting.stats import (
+    HYP_LEN, INT64_KEY_BOUND, REF_LEN, encode_tokens, length_of_key, ngram_statistics, reference_length_key, stat_width,
+)
 from bleukit.token_ids import PADDING, TokenIdRule, token_id_rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -148,15 +150,10 @@ def _effective_reference_lengths(hyp_len: "torch.Tensor", ref_lens: "torch.Tenso
     references (`ref_lens`: (R, B), 0 for an absent one); 0 for a segment without any (its one
     reference is empty). `bound` exceeds every length."""
     torch = _torch()
-    if policy not in REF_LENGTH_POLICIES:
-        raise ValueError(f"unknown ref_length {policy!r}; pass one of {list(REF_LENGTH_POLICIES)}")
     absent = ref_lens == 0
-    if policy == "shortest":
-        best = ref_lens.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0)
-    else:
-        span = bound + 1  # distance first, then the length itself breaks ties toward the shorter one
-        key = (ref_lens - hyp_len[None, :]).abs() * span + ref_lens
-        best = key.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0) % span
+    span = bound + 1
+    key = reference_length_key(hyp_len[None, :], ref_lens, policy, span)
+    best = length_of_key(key.masked_fill(absent, torch.iinfo(torch.int64).max).amin(dim=0), policy, span)
     return best.masked_fill(absent.all(dim=0), 0)
 
 
