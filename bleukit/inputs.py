@@ -277,6 +277,12 @@ def _validate_ids(preds: list, refs: list) -> Tuple[List[Sequence[int]], List[Se
         return checked_preds, SingleReferences([_check_ids(r, f"references[{index}]") for index, r in enumerate(refs)])
     grouped: List[Sequence[Sequence[int]]] = []
     for index, reference in enumerate(refs):
+        if index == 0 and not isinstance(reference, (list, tuple, np.ndarray)):
+            raise TypeError(
+                f"references[0] is {type(reference).__name__} ({reference!r:.40}), but the predictions are token "
+                "ids; pass a list of integers per prediction (its one reference) or a list of such lists "
+                "(several), or text for both"
+            )
         if not isinstance(reference, (list, tuple, np.ndarray)) or (
             len(reference) and _is_int(reference[0])
         ):

@@ -1,7 +1,7 @@
 """Reading the command line's files: one segment per line, every file line-aligned with the others.
 
 In sacreBLEU's grammar, hypotheses on stdin may hold several systems, one per tab-separated
-column (`paste sysA sysB | bleukit/cli/main.py REF`), and `-nr N` reads N tab-separated references per
+column (`paste sysA sysB | bleu REF`), and `-nr N` reads N tab-separated references per
 line of one reference file; both are read as sacreBLEU reads them (each line stripped of trailing
 whitespace, then split at tabs; every line must have as many fields as the first).
 """

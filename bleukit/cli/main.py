@@ -30,7 +30,7 @@ import argparse
 import os
 import sys
 import warnings
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 from bleukit.cli.files import Inputs, load, read_segments, stdin_holds_text
 from bleukit.cli.parser import build_parser, command_name
@@ -139,8 +139,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (OSError, ValueError, TypeError, ImportError, TokenizerSetupError) as error:
         print(f"{command_name()}: error: {error}", file=sys.stderr)
         return 2
-    for warning in caught:  # e.g. a tokenizer named against the target language, as sacreBLEU warns
-        print(f"{command_name()}: warning: {warning.message}", file=sys.stderr)
+    said = [*request.warnings, *(str(warning.message) for warning in caught)]  # e.g. a tokenizer against -l
+    for warning in [] if request.quiet else said:
+        print(f"{command_name()}: warning: {warning}", file=sys.stderr)
     for line in ([] if request.quiet else inputs.notes) + notes(request, outcome):
         print(line, file=sys.stderr)
     print(render(request, outcome))

@@ -18,7 +18,9 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from bleukit.cli.parser import FORMATS, TEST_SET_OPTIONS, command_name, seed_value
 from bleukit.significance.compare import DEFAULT_SAMPLES
 from bleukit.core import DEFAULT_BOOTSTRAP_SEED
-from bleukit.tokenizers.registry import TOKENIZERS
+from bleukit.tokenizers.registry import (
+    AUTO, DEFAULT_TOKENIZER, SACREBLEU_LANGUAGE_TOKENIZERS, TOKENIZERS, tokenizer_for_language,
+)
 
 EXAMPLE_DIR = Path(__file__).resolve().parent / "example"
 EXAMPLE_HYPOTHESES = EXAMPLE_DIR / "hypotheses.txt"
@@ -37,8 +39,8 @@ GRAMMAR_DEFAULTS = {
 TEST_SET_MESSAGE = (
     "test sets are not downloaded here ({option} is sacreBLEU's option for its downloadable test sets; this "
     "module never fetches data). Pass the test set's files instead: the reference file(s), then the hypotheses, "
-    "e.g. bleukit/cli/main.py newstest2017-ende.ref.de -i hypotheses.txt. On a machine with network access, sacreBLEU "
-    "writes a test set's reference with: sacrebleu -t wmt17 -l en-de --echo ref > newstest2017-ende.ref.de"
+    "e.g. {command} {reference} -i hypotheses.txt. On a machine with network access, sacreBLEU "
+    "writes that reference with: sacrebleu -t {test_set} -l {pair} --echo ref > {reference}"
 )
 
 
@@ -106,6 +108,7 @@ class Request:
     num_refs: int = 1  # tab-separated references per line of the one reference file
     language_pair: Optional[str] = None  # -l SRC-TRG
     quiet: bool = False
+    warnings: Tuple[str, ...] = ()  # said on stderr (not with -q)
     num_workers: Any = "auto"  # processes that count (see bleukit.counting.parallel); no number depends on it
 
     @property
@@ -227,7 +230,10 @@ def target_language(args: argparse.Namespace) -> Optional[str]:
 def _refuse_test_sets(args: argparse.Namespace) -> None:
     given = [flag for name, flag in TEST_SET_OPTIONS.items() if getattr(args, name)]
     if given:
-        message = TEST_SET_MESSAGE.format(option=" and ".join(given))
+        test_set = args.test_set if isinstance(args.test_set, str) and args.test_set not in TOKENIZERS else "wmt17"
+        pair = args.language_pair or "en-de"
+        message = TEST_SET_MESSAGE.format(option=" and ".join(given), command=command_name(), test_set=test_set,
+                                          pair=pair, reference=f"{test_set}.{pair}.ref")
         if args.test_set in TOKENIZERS:  # -t once named the tokenizer here
             message = f"-t is sacreBLEU's test set; to choose the tokenizer, write -tok {args.test_set}. " + message
         raise UsageError(message)
@@ -311,10 +317,11 @@ def request_from_args(
                          f"but {len(roles.references)} reference files were given ({roles.describe()})")
     sentence_level = args.sentence_level and roles.grammar == SACREBLEU
     num_workers = _num_workers(args)
+    tokenizer, language, said = language_rule(args.tokenizer, target_language(args), roles.grammar)
     options = dict(
-        tokenizer=args.tokenizer, lowercase=args.lowercase, max_order=args.max_order, weights=args.weights,
+        tokenizer=tokenizer, lowercase=args.lowercase, max_order=args.max_order, weights=args.weights,
         smooth=args.smooth or defaults["smooth"], smooth_value=args.smooth_value, ref_length=args.ref_length,
-        effective_order=args.effective_order or sentence_level, target_language=target_language(args),
+        effective_order=args.effective_order or sentence_level, target_language=language,
     )
     return Request(
         roles=roles, options=options, output_format=_format(args, roles.grammar, environ), width=width, scale=scale,
@@ -322,5 +329,22 @@ def request_from_args(
         sentence_scores=args.sentence_scores or (args.sentence_level and not sentence_level),
         sentence_level=sentence_level, bootstrap=bootstrap, seed=_seed(args, roles.grammar, environ), paired=paired,
         encoding=args.encoding, num_refs=args.num_refs, language_pair=language_pair, quiet=args.quiet,
-        num_workers=num_workers,
+        num_workers=num_workers, warnings=said,
+    )
+
+
+def language_rule(tokenizer: str, language: Optional[str], grammar: str) -> Tuple[str, Optional[str], Tuple[str, ...]]:
+    """(tokenizer, target language, warnings) as each grammar reads -l. sacreBLEU's grammar follows
+    sacreBLEU exactly: only ja, ko and zh pick a tokenizer, so `-l eng_Latn-jpn_Jpan` or `en-JA` score
+    with 13a as sacreBLEU does, and a warning names the -tok that fits the language. This module's
+    grammar reads the language as the API does (any case, ISO 639-2/3 codes: `tokenizer="auto"`)."""
+    if grammar != SACREBLEU or language is None or language in SACREBLEU_LANGUAGE_TOKENIZERS:
+        return tokenizer, language, ()
+    fits = tokenizer_for_language(language)
+    if tokenizer != AUTO or fits == DEFAULT_TOKENIZER:
+        return tokenizer, None, ()  # sacreBLEU ignores a language it does not know
+    return DEFAULT_TOKENIZER, None, (
+        f"target language {language!r}: sacreBLEU picks a tokenizer only for {', '.join(SACREBLEU_LANGUAGE_TOKENIZERS)} "
+        f"exactly, so this scores with 13a as sacreBLEU does; -tok {fits} fits {language!r} (this module's "
+        f"own grammar, with -r, picks it by itself)",
     )

@@ -50,15 +50,17 @@ import re
 import warnings
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from bleukit.core import options_for_token_ids, result_from_statistics, statistics_of_inputs
+from bleukit.core import encode_sequences, options_for_token_ids, result_from_statistics, statistics_of_inputs
 from bleukit.inputs import TEXT, TOKEN_IDS, is_tensor, validate_inputs
-from bleukit.options import OPTION_NAMES, BleuOptions, canonical_options, resolve_options
+from bleukit.options import OPTION_NAMES, BleuOptions, canonical_options, check_option_names, resolve_options
 from bleukit.tensor.scores import check_inputs, count_rows, reference_counts, segments_without_reference
 from bleukit.token_ids import TokenIdRule, refuse_for_text, token_id_rule
 from bleukit.integrations.trainer import SCALES
 
 # sacreBLEU's sentence_bleu settings: smoothed, and scored on the orders a short completion has.
 REWARD_DEFAULTS: Dict[str, Any] = {"smooth": "exp", "effective_order": True}
+# The reward's own settings, beside BLEU's options.
+REWARD_SETTINGS = ("reference_column", "scale", "token_ids", "ignore_ids", "pad_id")
 REWARD_NAME = "bleu"
 # Keyword arguments TRL passes beside the dataset columns (TRL 1.x GRPOTrainer._calculate_rewards).
 TRAINER_ARGUMENTS = frozenset({"trainer_state", "log_extra", "log_metric", "environments"})
@@ -239,6 +241,8 @@ class BleuReward:
                         f"{reference!r:.60}, where the other rows hold lists of id lists)"
                     )
                 (prediction,), (group,), _ = validate_inputs([prediction], [reference], kind)
+                if kind == TOKEN_IDS:  # ids past 64 bits are found when counting: look for them now
+                    encode_sequences([prediction, *group], self.options, kind)
             except (TypeError, ValueError) as error:
                 problems[index] = _in_row(str(error), index)
                 continue
@@ -328,12 +332,7 @@ def make_reward_function(
         raise ValueError(f"scale must be 1 (rewards in 0..1) or 100 (rewards in 0..100), not {scale!r}")
     if not isinstance(token_ids, bool):
         raise TypeError(f"token_ids must be True or False, not {token_ids!r}")
-    unknown = sorted(set(options) - set(OPTION_NAMES))
-    if unknown:
-        raise TypeError(
-            f"unknown option(s) {unknown}; the BLEU reward takes reference_column, scale, token_ids, "
-            f"ignore_ids (alias pad_id) and {list(OPTION_NAMES)}"
-        )
+    check_option_names(options, REWARD_SETTINGS + OPTION_NAMES, "the BLEU reward takes")
     if token_ids and "tokenizer" in options:
         raise ValueError("token_ids=True scores token ids as they are, so no tokenizer applies; leave tokenizer out")
     rule = token_id_rule(ignore_ids, pad_id)

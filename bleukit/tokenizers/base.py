@@ -106,6 +106,11 @@ class CallableTokenizer(BaseTokenizer):
             if "input_ids" in tokens:
                 fix = "pass the transformers tokenizer itself as tokenizer= (its tokenize() gives the tokens)"
             return f"{said}, a mapping with keys {list(tokens)[:4]}, not tokens; {fix}"
+        owner = getattr(self.function, "__self__", None)
+        if is_transformers_tokenizer(owner):  # tok.encode, tok.__call__: ids with the special tokens (</s>)
+            return (f"{said}: ids, with the special tokens the model adds, which would count as words; pass the "
+                    f"transformers tokenizer itself, tokenizer={type(owner).__name__} object (its tokenize() gives "
+                    "the subword tokens without special tokens), or token ids as predictions and references")
         if isinstance(tokens, Iterable) and not isinstance(tokens, (bytes, bytearray)):
             return f"{said}; make each token a string: tokenizer=lambda s: [str(t) for t in {call}]{where}"
         return f"{said}; pass a function from a string to a list of token strings"

@@ -68,6 +68,11 @@ LANGUAGE_TOKENIZERS = {
     "zh": "zh", "zho": "zh", "chi": "zh", "cmn": "zh",
 }
 
+# sacreBLEU's own rule (BLEU._TOKENIZER_MAP): the target language picks a tokenizer only when it is
+# exactly one of these codes ("ja", not "JA", "jpn" or "ja_JP"). Its command-line grammar follows it;
+# this module's API and grammar read any case and ISO 639-2/3 codes (LANGUAGE_TOKENIZERS).
+SACREBLEU_LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
 TokenizerSpec = Union[str, Callable[[str], List[str]], BaseTokenizer]
 
 _shared: Dict[Tuple[str, Optional[str]], BaseTokenizer] = {}
@@ -102,11 +107,22 @@ def unavailable_reason(name: str) -> Optional[str]:
     return None
 
 
+def _file_identity(path: Optional[str]) -> Optional[Tuple[int, int, int]]:
+    """A model file's size, modification time and inode: a file replaced at the same path (a new
+    model) is a new tokenizer, never the old one from the cache. None where there is no file."""
+    try:
+        stat = os.stat(path) if path is not None else None
+    except OSError:
+        return None
+    return None if stat is None else (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+
+
 def _shared_tokenizer(name: str, model_file: Optional[str] = None) -> BaseTokenizer:
-    """One instance per name (and model file) per process: loading MeCab's dictionary or a
-    SentencePiece model costs time, and the per-line memo pays only if it lives on. A model file of
-    None is looked for in sacreBLEU's models folder (as it is when the tokenizer is made)."""
-    key = (name, model_file if model_file is not None or name not in SPM_MODELS else default_model_path(name))
+    """One instance per name (and model file, by its path and identity) per process: loading MeCab's
+    dictionary or a SentencePiece model costs time, and the per-line memo pays only if it lives on. A
+    model file of None is looked for in sacreBLEU's models folder (as it is when the tokenizer is made)."""
+    path = model_file if model_file is not None or name not in SPM_MODELS else default_model_path(name)
+    key = (name, path, _file_identity(path))
     tokenizer = _shared.get(key)
     if tokenizer is None:
         with _shared_lock:
@@ -182,6 +198,10 @@ def get_tokenizer(spec: TokenizerSpec = AUTO, target_language: Optional[str] = N
     """
     if isinstance(spec, str) and spec == AUTO:
         return _from_name(tokenizer_for_language(target_language))
+    if isinstance(spec, os.PathLike):  # a pathlib.Path to a SentencePiece model
+        spec = os.fspath(spec)
+    if isinstance(spec, str) and spec.startswith("~"):
+        spec = os.path.expanduser(spec)
     if isinstance(spec, BaseTokenizer):
         tokenizer = spec
     elif isinstance(spec, str):

@@ -73,7 +73,8 @@ def find_model(name: str) -> str:
             f"unset). This module never downloads at run time. The model comes from {model.url} (sacreBLEU "
             f"downloads it from there on first use): fetch it once, e.g.\n"
             f"    mkdir -p {folder} && curl -L -o {path} {model.url}\n"
-            f"or pass the model file's path instead of the name: tokenizer='/path/to/{model.file_name}'"
+            f"or pass the model file's path instead of the name: tokenizer='/path/to/{model.file_name}' "
+            f"(on the command line: -tok /path/to/{model.file_name})"
         )
     return path
 
