@@ -32,16 +32,30 @@ the NLTK loop: the best of at most 3).
 On a CPU, `ours` counts with bleukit.counting.stats (NumPy and Arrow) and the extra column `torch-count` times
 the torch counting that runs on GPUs (the same numbers, checked). `agree?` checks ours against NLTK (rel 1e-12, on
 the sentences NLTK scored) and against tensorbleu-style (abs 1e-9) on every sentence.
+
+The TensorBLEU-style anchor runs, size by size, in a process of its own (this script re-invoked with a hidden
+`--anchor-child` option, under `--anchor-timeout` seconds), which sends back its time and scores. Its offset
+bincount has batch x distinct n-grams bins; past 2^31 (1024 x 1024 x 4 on the full grid) it crashed a GPU with an
+illegal memory access, which poisons the CUDA context of the process it runs in. So a size whose bin count
+(computed first, as the anchor would: `anchor_bins`) exceeds 2^31 - 1 is skipped, and an anchor that fails, dies or
+runs out of time costs only its own process: every row of the grid prints, with the project's time and a note
+("anchor skipped: 3.7e9 bins > 2^31", "anchor failed: <short reason>") in place of the anchor's numbers.
+`--sizes 32x64x1 256x256x1@70% ...` replaces the grid (and the @70% rows) with the sizes given. For the tests,
+BENCH_TENSOR_ANCHOR_FAIL=BxLxR[@70%]:raise|abort|hang makes the anchor's process fail in that way at that size.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, List, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import torch
 
@@ -58,6 +72,11 @@ FULL_GRID = ([32, 128, 256, 512, 1024], [64, 256, 1024], [1, 4])
 REDUCED_GRID = ([32, 256], [64, 256], [1, 4])
 # (batch, length, references) of the batches whose hypotheses share 70% of their reference's tokens.
 SHARED_70 = [(256, 256, 1), (256, 256, 4)]
+# The anchor's offset bincount indexes batch x distinct n-grams bins; past this it crashed a GPU.
+ANCHOR_MAX_BINS = 2**31 - 1
+ANCHOR_TIMEOUT_S = 600.0
+ANCHOR_FAIL_ENV = "BENCH_TENSOR_ANCHOR_FAIL"  # "BxLxR[@70%]:raise|abort|hang", for the tests
+RESULT_MARK = "ANCHOR-RESULT "
 
 
 def make_batch(batch: int, length: int, refs: int, device: torch.device, seed: int = 0,
@@ -146,6 +165,109 @@ def nltk_loop(predictions: torch.Tensor, references: torch.Tensor, count: int) -
     return scores
 
 
+# ----------------------------------------------------------------------------- the anchor, in its own process
+
+
+def size_label(batch: int, length: int, refs: int, replaced: float) -> str:
+    return f"{batch} x {length} x {refs}" + (" @70%" if replaced == 0.3 else "")
+
+
+def anchor_bins(predictions: torch.Tensor, references: torch.Tensor) -> int:
+    """The most bins the anchor's offset bincount asks for at any order: batch x the distinct n-grams of the
+    batch (padding included, as `tensorbleu_style` counts them)."""
+    batch = predictions.shape[0]
+    largest = 0
+    top = int(max(predictions.max(), references.max())) + 1 if predictions.numel() else 1
+    for n in range(1, MAX_ORDER + 1):
+        if predictions.shape[1] < n or references.shape[2] < n:
+            break
+        flat = torch.cat([predictions.unfold(1, n, 1).reshape(-1, n), references.unfold(2, n, 1).reshape(-1, n)])
+        if top ** n < 2**63:  # one int64 key per n-gram: a 1-D unique, much cheaper than unique(dim=0)
+            powers = torch.tensor([top ** k for k in range(n - 1, -1, -1)], dtype=torch.int64, device=flat.device)
+            distinct = torch.unique((flat.long() * powers).sum(1)).numel()
+        else:
+            distinct = torch.unique(flat, dim=0).shape[0]
+        largest = max(largest, batch * distinct)
+    return largest
+
+
+def anchor_skip_reason(bins: int, limit: int = ANCHOR_MAX_BINS) -> Optional[str]:
+    """None when the anchor can run, else the note for the table."""
+    if bins <= limit:
+        return None
+    limit_text = "2^31" if limit == ANCHOR_MAX_BINS else short_number(limit)
+    return f"anchor skipped: {short_number(bins)} bins > {limit_text}"
+
+
+def short_number(value: int) -> str:
+    """3733906432 -> "3.7e9"."""
+    mantissa, _, exponent = f"{value:.1e}".partition("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def short_reason(text: str, width: int = 80) -> str:
+    """The first line of an error, at most `width` characters."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    line = lines[0] if lines else text.strip()
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
+def anchor_child(spec: dict) -> None:
+    """In the anchor's own process: time `tensorbleu_style` on the spec's batch, print its time and scores."""
+    if spec.get("threads"):
+        torch.set_num_threads(spec["threads"])
+    device = torch.device(spec["device"])
+    label = size_label(spec["batch"], spec["length"], spec["refs"], spec["replaced"])
+    fail = os.environ.get(ANCHOR_FAIL_ENV, "")
+    where, _, how = fail.rpartition(":")
+    simulated = bool(fail) and where.replace(" ", "") == label.replace(" ", "")
+    if simulated and how == "abort":
+        os.abort()  # dies as a segfault or a fatal CUDA error would: no result, nothing to catch
+    if simulated and how == "hang":
+        time.sleep(3600)
+    predictions, references = make_batch(spec["batch"], spec["length"], spec["refs"], device,
+                                         replaced=spec["replaced"])
+    try:
+        if simulated:
+            raise RuntimeError(f"simulated anchor failure ({ANCHOR_FAIL_ENV})")
+        ms, scores = timed(lambda: tensorbleu_style(predictions, references), device, spec["repeats"])
+        result = {"ms": ms, "scores": scores.cpu().tolist()}
+    except torch.OutOfMemoryError:
+        result = {"error": "out of memory"}
+    except Exception as error:  # noqa: BLE001  (reported to the parent, which goes on with the grid)
+        result = {"error": f"{type(error).__name__}: {error}"}
+    print(RESULT_MARK + json.dumps(result), flush=True)
+    sys.stdout.flush()
+    os._exit(0)  # no teardown of a CUDA context that may be poisoned
+
+
+def run_anchor(spec: dict, timeout: float) -> Tuple[Optional[float], Optional[torch.Tensor], Optional[str]]:
+    """(milliseconds, float64 scores, None) from the anchor's own process, or (None, None, "anchor failed: ...")."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--anchor-child", json.dumps(spec)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, None, f"anchor failed: timed out after {timeout:g} s"
+    for line in reversed(done.stdout.splitlines()):
+        if line.startswith(RESULT_MARK):
+            result = json.loads(line[len(RESULT_MARK):])
+            if "error" in result:
+                return None, None, "anchor failed: " + short_reason(result["error"])
+            return result["ms"], torch.tensor(result["scores"], dtype=torch.float64), None
+    if done.returncode < 0:
+        try:
+            name = signal.Signals(-done.returncode).name
+        except ValueError:
+            name = f"signal {-done.returncode}"
+        reason = f"process killed by {name}"
+    else:
+        reason = f"process exited with {done.returncode}"
+    last = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    if last:  # an uncaught error's last line says what it was
+        reason = f"{last[-1]} ({reason})"
+    return None, None, "anchor failed: " + short_reason(reason, width=100)
+
+
 # ----------------------------------------------------------------------------- timing
 
 
@@ -167,19 +289,40 @@ def timed(function: Callable[[], object], device: torch.device, repeats: int) ->
     return min(times), result
 
 
-def run(device: torch.device, grid, repeats: int, nltk_sentences: int) -> None:
+def grid_sizes(grid) -> List[Tuple[int, int, int, float]]:
+    """(batch, length, references, replaced) of every row: the grid, then the @70% batches."""
     batches, lengths, ref_counts = grid
+    sizes = [(batch, length, refs, 0.2) for refs in ref_counts for batch in batches for length in lengths]
+    return sizes + [(batch, length, refs, 0.3) for batch, length, refs in SHARED_70]
+
+
+def parse_size(text: str) -> Tuple[int, int, int, float]:
+    """"BxLxR" or "BxLxR@70%" -> (batch, length, references, replaced)."""
+    shape, _, shared = text.replace(" ", "").lower().partition("@")
+    if shared not in ("", "70%", "70"):
+        raise argparse.ArgumentTypeError(f"{text!r}: only @70% is known")
+    try:
+        batch, length, refs = (int(part) for part in shape.split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not BxLxR (e.g. 32x64x1 or 256x256x4@70%)") from None
+    if min(batch, length, refs) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: every dimension must be at least 1")
+    return batch, length, refs, 0.3 if shared else 0.2
+
+
+def run(device: torch.device, sizes, repeats: int, nltk_sentences: int, threads: Optional[int] = None,
+        anchor_timeout: float = ANCHOR_TIMEOUT_S, anchor_max_bins: int = ANCHOR_MAX_BINS) -> None:
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"CPU ({torch.get_num_threads()} threads)"
     on_cpu = device.type == "cpu"
     print(f"device: {name}; torch {torch.__version__}; vocabulary {VOCABULARY}; best of {repeats} after a warm-up")
     print(f"nltk: {nltk_sentences} sentences timed per size (best of {min(repeats, 3)}), scaled linearly to the batch (*)")
+    print(f"tb-style: in a process of its own per size (timeout {anchor_timeout:g} s), "
+          f"skipped where batch x distinct n-grams > {anchor_max_bins}")
     extra = f" {'torch-count ms':>14} |" if on_cpu else ""
     header = (f"{'size (B x L x refs)':>20} | {'ours ms':>9} |{extra} {'tb-style ms':>11} | {'nltk ms':>10} | "
               f"{'tb/ours':>7} | {'nltk/ours':>9} | agree?")
     print(header)
     print("-" * len(header))
-    sizes = [(batch, length, refs, 0.2) for refs in ref_counts for batch in batches for length in lengths]
-    sizes += [(batch, length, refs, 0.3) for batch, length, refs in SHARED_70]
     for batch, length, refs, replaced in sizes:
         predictions, references = make_batch(batch, length, refs, device, replaced=replaced)
         ours_ms, ours_scores = timed(lambda: ours(predictions, references), device, repeats)
@@ -189,14 +332,20 @@ def run(device: torch.device, grid, repeats: int, nltk_sentences: int) -> None:
             extra_text = f" {torch_ms:14.1f} |"
             public_rows = bleu_tensor.statistics(predictions, references, ignore_ids=[PAD_ID], per_segment=True)
             extra_agree = torch.equal(torch_rows, public_rows[:, : torch_rows.shape[1]])  # less its provenance columns
-        try:
-            tb_ms, tb_scores = timed(lambda: tensorbleu_style(predictions, references), device, repeats)
+        note = anchor_skip_reason(anchor_bins(predictions, references), anchor_max_bins)
+        tb_ms = tb_scores = None
+        if note is None:
+            if device.type == "cuda":
+                torch.cuda.empty_cache()  # leave the anchor's process the memory this one does not use
+            spec = {"batch": batch, "length": length, "refs": refs, "replaced": replaced, "device": str(device),
+                    "repeats": repeats, "threads": threads}
+            tb_ms, tb_scores, note = run_anchor(spec, anchor_timeout)
+        if tb_ms is not None:
             tb_text, tb_ratio = f"{tb_ms:11.1f}", f"{tb_ms / ours_ms:7.1f}"
-            tb_agree = torch.allclose(tb_scores, ours_scores, rtol=0, atol=1e-9)
-        except torch.OutOfMemoryError:
-            tb_text, tb_ratio, tb_agree = f"{'OOM':>11}", f"{'-':>7}", True
-            tb_scores = None
-            torch.cuda.empty_cache()
+            tb_agree = tb_scores.shape == ours_scores.shape and torch.allclose(
+                tb_scores, ours_scores.detach().cpu().double(), rtol=0, atol=1e-9)
+        else:
+            tb_text, tb_ratio, tb_agree = f"{'-':>11}", f"{'-':>7}", True
         count = min(batch, nltk_sentences)
         nltk_ms, nltk_scores = timed(lambda: nltk_loop(predictions, references, count), device, min(repeats, 3))
         nltk_ms *= batch / count
@@ -205,24 +354,34 @@ def run(device: torch.device, grid, repeats: int, nltk_sentences: int) -> None:
             for a, b in zip(nltk_scores, ours_scores[:count].tolist())
         )
         mark = "*" if count < batch else " "
-        label = f"{batch} x {length} x {refs}" + (" @70%" if replaced == 0.3 else "")
+        label = size_label(batch, length, refs, replaced)
         print(
             f"{label:>20} | {ours_ms:9.1f} |{extra_text} {tb_text} | {nltk_ms:9.0f}{mark} | "
-            f"{tb_ratio} | {nltk_ms / ours_ms:9.1f} | {'yes' if nltk_agree and tb_agree and extra_agree else 'NO'}",
+            f"{tb_ratio} | {nltk_ms / ours_ms:9.1f} | {'yes' if nltk_agree and tb_agree and extra_agree else 'NO'}"
+            + (f"  ({note})" if note else ""),
             flush=True,
         )
 
 
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--anchor-child":  # the anchor's own process (see run_anchor)
+        anchor_child(json.loads(sys.argv[2]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"],
                         help="auto: cuda when available, else cpu")
     parser.add_argument("--grid", default="auto", choices=["auto", "full", "reduced"],
                         help="auto: full on cuda, reduced on cpu (the NLTK loop and the CPU are slow)")
+    parser.add_argument("--sizes", nargs="+", type=parse_size, default=None, metavar="BxLxR[@70%]",
+                        help="these sizes instead of the grid and its @70%% rows (e.g. 32x64x1 256x256x4@70%%)")
     parser.add_argument("--repeats", type=int, default=None, help="timed runs per method (default 10 cuda, 3 cpu)")
     parser.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's)")
     parser.add_argument("--nltk-sentences", type=int, default=None,
                         help="sentences the NLTK loop is timed on, then scaled (default 64 cuda, 32 cpu)")
+    parser.add_argument("--anchor-timeout", type=float, default=ANCHOR_TIMEOUT_S,
+                        help="seconds the TensorBLEU-style anchor's process may take per size (default %(default)g)")
+    parser.add_argument("--anchor-max-bins", type=int, default=ANCHOR_MAX_BINS,
+                        help="skip the anchor where batch x distinct n-grams exceeds this (default 2^31 - 1)")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -231,9 +390,11 @@ def main() -> None:
     device = torch.device("cuda" if args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available()) else "cpu")
     on_gpu = device.type == "cuda"
     grid = FULL_GRID if args.grid == "full" or (args.grid == "auto" and on_gpu) else REDUCED_GRID
+    sizes = args.sizes or grid_sizes(grid)
     repeats = args.repeats or (10 if on_gpu else 3)
     nltk_sentences = args.nltk_sentences or (64 if on_gpu else 32)
-    run(device, grid, repeats, nltk_sentences)
+    run(device, sizes, repeats, nltk_sentences, threads=args.threads, anchor_timeout=args.anchor_timeout,
+        anchor_max_bins=args.anchor_max_bins)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,11 @@ torch does it with shapes known in advance, so nothing waits for the device unti
 - one float64 batched product per order counts every pair of a source (float64: exact, and no
   TF32 rounding whatever the matmul precision settings).
 The matches and the row lengths come back in one copy to the host,
-where `bleukit.core` scores them, as every other path. Sources are processed in chunks that keep
-the indicator matrices within CHUNK_BYTES.
+where `bleukit.core` scores them, as every other path; or (`device_pair_matches`) they stay on the
+device, for `bleukit.tensor.pair_scores` to score there (what `mbr` does on a GPU). Sources are
+processed in chunks that keep the indicator matrices within CHUNK_BYTES. A device without float64
+(Apple's MPS) multiplies float32 indicators instead: exact too, as every count is at most a row's
+length, far below 2**24.
 
 Padding is the token-id rule's (`bleukit.token_ids`), as in `bleukit.tensor.scores`: `check_tensors` replaces
 every negative id and every id in `ignore_ids` (alias `pad_id`) with PADDING, and the counting
@@ -114,11 +117,14 @@ def _codes_of_sorted(order, *sorted_keys):
     return torch.empty_like(order).scatter_(0, order, change.long().cumsum(0))
 
 
-def _torch_chunk(ids, lengths, groups: int, count: int, width: int, same: bool, orders: int):
+def _torch_chunk(ids, lengths, groups: int, count: int, width: int, same: bool, orders: int, dtype=None):
     """(orders, groups * count, width) int64 matches for one chunk of sources, on the device.
     `ids` (R, W) compacted rows: the chunk's candidates (count per source), then its
-    pseudo-references (width per source) unless `same`."""
+    pseudo-references (width per source) unless `same`. `dtype`: the indicators' (float64, or
+    float32 on a device without float64)."""
     import torch
+
+    dtype = torch.float64 if dtype is None else dtype
 
     device = ids.device
     rows, row_width = ids.shape
@@ -155,7 +161,7 @@ def _torch_chunk(ids, lengths, groups: int, count: int, width: int, same: bool, 
         local = torch.where(valid, columns - first_column[group_of], bound)
         slot_of = row_slot.repeat_interleave(starts)
         on_a = row_of < num_a
-        holders = torch.zeros(1 if same else 2, groups, max(count, width), bound + 1, dtype=torch.float64, device=device)
+        holders = torch.zeros(1 if same else 2, groups, max(count, width), bound + 1, dtype=dtype, device=device)
         side = torch.zeros_like(row_of) if same else (~on_a).long()
         holders.view(-1).scatter_(0, ((side * groups + group_of) * holders.shape[2] + slot_of) * (bound + 1) + local, 1.0)
         a_side = holders[0, :, :count, :bound]
@@ -170,6 +176,21 @@ def _torch_matches(candidates, references, orders: int) -> Tuple[np.ndarray, np.
     NumPy arrays after one copy back to the host; any device works (the tests run it on a CPU)."""
     import torch
 
+    matches, lengths = device_pair_matches(candidates, references, orders)
+    packed = torch.cat([matches.reshape(-1), lengths]).cpu().numpy()  # the one copy back
+    split = matches.numel()
+    return packed[:split].reshape(matches.shape), packed[split:]
+
+
+def device_pair_matches(candidates, references, orders: int):
+    """(matches (orders, B * N, width) int64, lengths of every row (candidates, then
+    pseudo-references)) as tensors on the tensors' device, counted the torch way, with nothing
+    read back (checked tensors, see `check_tensors`)."""
+    import torch
+
+    from bleukit.tensor import scores as tensor_scores
+
+    dtype = torch.float64 if tensor_scores.has_float64(candidates.device) else torch.float32
     sources, count = candidates.shape[0], candidates.shape[1]
     same = references is None
     width = count if same else references.shape[1]
@@ -189,14 +210,11 @@ def _torch_matches(candidates, references, orders: int) -> Tuple[np.ndarray, np.
             rows[offset : offset + block.shape[0], : block.shape[1]] = block
             offset += block.shape[0]
         ids, lengths = _compacted(rows, PADDING)
-        pieces.append(_torch_chunk(ids, lengths, stop - start, count, width, same, orders))
+        pieces.append(_torch_chunk(ids, lengths, stop - start, count, width, same, orders, dtype))
         chunk_lengths.append(lengths)
     in_layout_order = _chunked_row_order(sources, chunk, count, width, same).to(candidates.device)
     lengths = torch.cat(chunk_lengths)[in_layout_order]
-    matches = torch.cat(pieces, dim=1)
-    packed = torch.cat([matches.reshape(-1), lengths]).cpu().numpy()  # the one copy back
-    split = matches.numel()
-    return packed[:split].reshape(orders, sources * count, width), packed[split:]
+    return torch.cat(pieces, dim=1), lengths
 
 
 def tensor_pair_matches(
