@@ -298,7 +298,8 @@ def result_from_statistics(
 
 
 def check_run_options(
-    return_sentence_scores: Any, bootstrap_samples: Any, bootstrap_seed: Any, num_workers: Any = AUTO
+    return_sentence_scores: Any = False, bootstrap_samples: Any = 0, bootstrap_seed: Any = DEFAULT_BOOTSTRAP_SEED,
+    num_workers: Any = AUTO,
 ) -> None:
     if not isinstance(return_sentence_scores, bool):
         raise TypeError(f"return_sentence_scores must be True or False, not {return_sentence_scores!r}")

@@ -12,6 +12,7 @@ installed script, which works offline (nothing is downloaded for a local script)
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence
 
@@ -35,6 +36,9 @@ from bleukit.tensor.scores import statistics as tensor_statistics
 from bleukit.token_ids import TOKEN_ID_OPTION_NAMES, token_id_rule
 
 TOKEN_IDS_CONFIG = "token_ids"
+# The run options and their defaults, in check_run_options' order (read off it).
+RUN_OPTION_DEFAULTS = {name: parameter.default for name, parameter in
+                       inspect.signature(check_run_options).parameters.items()}
 # The scripts, installed beside this package (as modules) or standing beside it in a clone.
 SCRIPTS = Path(__file__).resolve().parent.parent
 
@@ -64,14 +68,17 @@ def _load_time_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
     check_option_names(options, ("with_signature", *init_keywords(evaluate.EvaluationModule), *OPTION_NAMES,
                                  *RUN_OPTION_NAMES), "at load time BLEU takes evaluate's settings, and its options "
                        "(they become its defaults):", at_load_time=True)
-    resolve_options(**{k: v for k, v in options.items() if k in OPTION_NAMES})
-    check_run_options(
-        options.get("return_sentence_scores", False),
-        options.get("bootstrap_samples", 0),
-        options.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
-        options.get("num_workers", "auto"),
-    )
+    _check_values(options)
     return options
+
+
+def _check_values(options: Dict[str, Any]) -> None:
+    """Every value of a call's (or load time's) options checked, as compute would check them, before
+    any work: the scoring options (the text-only defaults among them), the token-id rule, the run
+    options."""
+    resolve_options(**{k: v for k, v in {**options.get("text_defaults", {}), **options}.items() if k in OPTION_NAMES})
+    token_id_rule(**{k: v for k, v in options.items() if k in TOKEN_ID_OPTION_NAMES})
+    check_run_options(*(options.get(name, default) for name, default in RUN_OPTION_DEFAULTS.items()))
 
 
 def _materialized(predictions: Any, references: Any) -> tuple:
@@ -142,14 +149,7 @@ class BleuMetricMethods:
             return self._with_signature_as_asked(
                 compute_bleu(predictions, references, kind=self._input_kind, **kwargs)
             )
-        resolve_options(**{k: v for k, v in {**kwargs.get("text_defaults", {}), **kwargs}.items() if k in OPTION_NAMES})
-        token_id_rule(**{k: v for k, v in kwargs.items() if k in TOKEN_ID_OPTION_NAMES})
-        check_run_options(
-            kwargs.get("return_sentence_scores", False),
-            kwargs.get("bootstrap_samples", 0),
-            kwargs.get("bootstrap_seed", DEFAULT_BOOTSTRAP_SEED),
-            kwargs.get("num_workers", "auto"),
-        )
+        _check_values(kwargs)
         if predictions is not None or references is not None:
             predictions, references = _materialized(predictions, references)
             validate_inputs(predictions, references, self._input_kind)
