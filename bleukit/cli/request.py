@@ -341,8 +341,10 @@ def language_rule(tokenizer: str, language: Optional[str], grammar: str) -> Tupl
     if grammar != SACREBLEU or language is None or language in SACREBLEU_LANGUAGE_TOKENIZERS:
         return tokenizer, language, ()
     fits = tokenizer_for_language(language)
-    if tokenizer != AUTO or fits == DEFAULT_TOKENIZER:
-        return tokenizer, None, ()  # sacreBLEU ignores a language it does not know
+    if fits == DEFAULT_TOKENIZER:
+        return tokenizer, language, ()  # both rules agree (en, de, ...)
+    if tokenizer != AUTO:
+        return tokenizer, None, ()  # sacreBLEU says nothing of a tokenizer named against a code it does not know
     return DEFAULT_TOKENIZER, None, (
         f"target language {language!r}: sacreBLEU picks a tokenizer only for {', '.join(SACREBLEU_LANGUAGE_TOKENIZERS)} "
         f"exactly, so this scores with 13a as sacreBLEU does; -tok {fits} fits {language!r} (this module's "
