@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from bleukit.inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
-from bleukit.options import BleuOptions, resolve_options
+from bleukit.options import BleuOptions, resolve_by_kind, resolve_options
 from bleukit.counting.parallel import AUTO, check_num_workers, counted_rows, forked_rows, process_count, thread_count
 from bleukit.scoring import BleuScore, score_rows, score_statistics
 from bleukit.counting.stats import encode_tokens, ngram_statistics, stat_width
@@ -381,8 +381,7 @@ def compute_bleu(
     """
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers)
     rule = token_id_rule(ignore_ids, pad_id)
-    for_ids = resolve_options(**options)
-    for_text = resolve_options(**{**text_defaults, **options}) if text_defaults else for_ids
+    for_text, for_ids = resolve_by_kind(options, text_defaults)
     stats, num_refs, used = statistics_of_inputs(
         predictions, references, for_text, kind, rule, num_workers, id_options=for_ids
     )

@@ -25,7 +25,7 @@ from bleukit.inputs import TOKEN_IDS, as_list, validate_inputs
 from bleukit.integrations.reward import BleuReward, make_reward_function
 from bleukit.integrations.trainer import BleuComputeMetrics, make_compute_metrics
 from bleukit.options import (
-    OPTION_NAMES, canonical_options, check_option_names, init_keywords, resolve_options, split_load_keywords,
+    OPTION_NAMES, TEXT_ONLY_OPTIONS, canonical_options, check_option_names, init_keywords, resolve_options, split_load_keywords,
     split_text_defaults,
 )
 from bleukit.significance.compare import COUNT_NAMES, check_compare_options, check_systems, compare
@@ -58,8 +58,6 @@ def _check_option_names(kwargs: Dict[str, Any]) -> None:
     check_option_names(kwargs, OPTION_NAMES + RUN_OPTION_NAMES + TOKEN_ID_OPTION_NAMES, "BLEU takes")
 
 
-# The options that apply to text only, left out of the defaults of the token-id methods.
-_TEXT_ONLY_OPTIONS = ("tokenizer", "lowercase")
 
 
 def _load_time_defaults(options: Dict[str, Any]) -> Dict[str, Any]:
@@ -111,7 +109,7 @@ class BleuMetricMethods:
         """A call's options over the load-time defaults, under this module's names. `run`: the
         per-call options of compute too; `token_ids`: without the text-only options."""
         defaults = {k: v for k, v in self.default_options.items()
-                    if (run or k in OPTION_NAMES) and not (token_ids and k in _TEXT_ONLY_OPTIONS)}
+                    if (run or k in OPTION_NAMES) and not (token_ids and k in TEXT_ONLY_OPTIONS)}
         return {**defaults, **canonical_options(options)}
 
     def _options_by_kind(self, options: Dict[str, Any], run: bool = False) -> Dict[str, Any]:

@@ -167,6 +167,14 @@ def split_text_defaults(defaults: Mapping[str, Any], given: Mapping[str, Any]) -
     return {**{k: v for k, v in defaults.items() if k not in text_defaults}, **given}, text_defaults
 
 
+def resolve_by_kind(options: Mapping[str, Any], text_defaults: Optional[Mapping[str, Any]] = None
+                    ) -> Tuple["BleuOptions", "BleuOptions"]:
+    """(the options for text, the options for token ids): a call's `options`, over the text-only
+    load-time `text_defaults` for text only; one object for both where there are none."""
+    for_ids = resolve_options(**options)
+    return (resolve_options(**{**text_defaults, **options}) if text_defaults else for_ids), for_ids
+
+
 def init_keywords(module_class: type) -> Tuple[str, ...]:
     """The named keywords of a class's `__init__`: for evaluate's module class, its own settings
     (config_name, cache_dir, ...)."""

@@ -32,7 +32,7 @@ import numpy as np
 
 from bleukit.core import options_for_token_ids, result_from_statistics, statistics_of_inputs
 from bleukit.inputs import TEXT, TOKEN_IDS, as_list, detect_input_kind
-from bleukit.options import BleuOptions, resolve_options
+from bleukit.options import BleuOptions, resolve_by_kind, resolve_options
 from bleukit.counting.parallel import AUTO, check_num_workers
 from bleukit.counting.stats import stat_width
 from bleukit.token_ids import split_token_id_options, token_id_rule
@@ -75,10 +75,10 @@ def statistics(
     """
     rule_options, options = split_token_id_options(options)
     check_num_workers(num_workers)
-    for_ids = resolve_options(**options)
+    for_text, for_ids = resolve_by_kind(options, text_defaults)
     rows, num_refs, used = statistics_of_inputs(
-        predictions, references, resolve_options(**{**(text_defaults or {}), **options}),
-        rule=token_id_rule(**rule_options), num_workers=num_workers, id_options=for_ids,
+        predictions, references, for_text, rule=token_id_rule(**rule_options), num_workers=num_workers,
+        id_options=for_ids,
     )
     if isinstance(used.tokenizer, TokenIds):
         rows = with_provenance(rows, num_refs)
@@ -151,10 +151,10 @@ def score_from_statistics(
     """
     rule_options, options = split_token_id_options(options)
     token_id_rule(**rule_options)
-    resolved = resolve_options(**{**(text_defaults or {}), **options})
+    resolved, for_ids = resolve_by_kind(options, text_defaults)
     rows, provenance = check_statistics(totals, resolved)
     if provenance is not None:
-        resolved = _options_for_id_statistics(resolve_options(**options), options)
+        resolved = _options_for_id_statistics(for_ids, options)
         num_refs = _agreeing(num_refs, references_recorded(provenance))
     return result_from_statistics(rows, resolved, num_refs)
 

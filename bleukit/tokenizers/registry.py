@@ -75,7 +75,7 @@ SACREBLEU_LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 TokenizerSpec = Union[str, Callable[[str], List[str]], BaseTokenizer]
 
-_shared: Dict[Tuple[str, Optional[str]], BaseTokenizer] = {}
+_shared: Dict[Tuple[str, Optional[str], Optional[Tuple[int, int, int]]], BaseTokenizer] = {}  # see _shared_tokenizer
 _shared_lock = threading.Lock()
 
 
