@@ -44,15 +44,16 @@ class BleuOptions:
     def signature(self, num_refs: Sequence[int] | int | str | None) -> str:
         """A reproducibility string in sacreBLEU's style, e.g.
         `nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:closest|order:4|version:bleu_metric-1.0.0`.
-        `num_refs` is an int, one count per segment, "var" (a number that varies, as sacreBLEU
-        writes it; all that summed token-id statistics record), or None when unknown (`nrefs:?`)."""
+        `num_refs` is an int, one count per segment, "var", or None when unknown (`nrefs:?`). Counts
+        that differ between segments sign `nrefs:var`, as sacreBLEU does: one rule whether the counts
+        were seen (texts, tensors) or only recorded as varying (summed token-id statistics)."""
         if num_refs is None:  # statistics from elsewhere, their references unknown
             refs = "?"
         elif isinstance(num_refs, (int, str)):
             refs = str(num_refs)
         else:
             low, high = (min(num_refs), max(num_refs)) if len(num_refs) else (0, 0)
-            refs = str(low) if low == high else f"{low}-{high}"
+            refs = str(low) if low == high else "var"
         smooth = self.smooth
         if self.smooth_value is not None:
             smooth += f"[{self.smooth_value:g}]"

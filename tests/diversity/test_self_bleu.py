@@ -89,7 +89,7 @@ def test_several_sets_are_scored_each_on_its_own():
     assert together["sentence_bleu"] == [result["sentence_bleu"] for result in apart]
     flat = [value for result in apart for value in result["sentence_bleu"]]
     assert together["self_bleu"] == math.fsum(flat) / len(flat)
-    assert together["signature"].startswith("nrefs:2-3|")
+    assert together["signature"].startswith("nrefs:var|")
 
 
 def nltk_self_bleu(token_lists, weights, epsilon=0.1):

@@ -53,7 +53,7 @@ def test_corpus_bleu_equals_compute(corpus, options):
     """target_language with tokenizer="auto": each worker picks what the driver picks (zh here)."""
     predictions, references, ds = corpus
     expected = compute_bleu(predictions, references, **options)
-    assert expected["signature"].startswith("nrefs:1-2|")
+    assert expected["signature"].startswith("nrefs:var|")
     assert ("tok:zh" in expected["signature"]) == ("target_language" in options)
     assert bleu_ray.corpus_bleu(ds, **options) == expected
     assert bleu_ray.corpus_bleu(ds, batch_size=256, **options) == expected

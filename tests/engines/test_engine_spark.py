@@ -51,7 +51,7 @@ def corpus(spark):
 def test_corpus_bleu_equals_compute(corpus, options):
     predictions, references, df = corpus
     expected = compute_bleu(predictions, references, **options)
-    assert expected["signature"].startswith("nrefs:1-2|")
+    assert expected["signature"].startswith("nrefs:var|")
     assert bleu_spark.corpus_bleu(df, **options) == expected
 
 

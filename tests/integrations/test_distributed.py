@@ -49,7 +49,7 @@ def test_evaluate_distributed_mode_gives_the_single_process_result_on_process_0(
     assert answers[1] is None  # evaluate returns the result on process 0 only
     expected = bleu.compute(predictions=predictions, references=references, **options)
     assert answers[0] == expected  # exact: every float, every count, the signature
-    assert expected["signature"].startswith("nrefs:1-3|")
+    assert expected["signature"].startswith("nrefs:var|")
     assert 0.2 < expected["bleu"] < 0.9
 
 

@@ -127,7 +127,7 @@ def test_statistics_alone_do_not_claim_a_number_of_references():
     totals = bleu_streaming.statistics(PREDICTIONS, REFERENCES)
     assert bleu_streaming.score_from_statistics(totals)["signature"].startswith("nrefs:?|")
     assert bleu_streaming.score_from_statistics(totals, num_refs=2)["signature"].startswith("nrefs:2|")
-    assert bleu_streaming.score_from_statistics(totals, num_refs=[2, 1, 3])["signature"].startswith("nrefs:1-3|")
+    assert bleu_streaming.score_from_statistics(totals, num_refs=[2, 1, 3])["signature"].startswith("nrefs:var|")
     running = bleu_streaming.BleuAccumulator()
     running.add_statistics(totals)
     assert running.result()["signature"].startswith("nrefs:?|")

@@ -133,7 +133,7 @@ def test_none_padding_scores_as_sacrebleu(bleu):
     assert str(metric.get_signature()).startswith("nrefs:var|")
     direct = bleu.compute(predictions=predictions, references=references, smooth="exp")
     assert direct["bleu"] == pytest.approx(theirs.score / 100, rel=1e-12)
-    assert direct["signature"].startswith("nrefs:1-2|")
+    assert direct["signature"].split("|")[0] == str(metric.get_signature()).split("|")[0] == "nrefs:var"
     bleu.add_batch(predictions=predictions, references=references)
     assert bleu.compute(smooth="exp") == direct
     dropped = [[reference for reference in group if reference is not None] for group in references]

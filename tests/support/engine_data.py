@@ -11,7 +11,7 @@ ROWS = 2000
 
 def wmt17_pairs(rows: int = ROWS) -> tuple:
     """(predictions, references): uedin-nmt's first `rows` lines against the reference, every third
-    one with online-B's line as a second reference, so the signature says nrefs:1-2."""
+    one with online-B's line as a second reference, so the signature says nrefs:var."""
     hypotheses = wmt17_lines("uedin-nmt.4722.de")[:rows]
     reference = wmt17_lines("newstest2017-ende.ref.de")[:rows]
     other = wmt17_lines("online-B.0.de")[:rows]
