@@ -176,3 +176,35 @@ def test_cuda_device_scoring_equals_the_host():
     device = mbr(candidates.cuda(), pad_id=0, return_matrix=True, smooth="floor")
     for key in ("chosen", "expected_bleu", "matrix"):
         assert torch.equal(device[key].cpu(), host[key])
+
+
+def test_mbr_and_pairwise_run_on_a_device_without_float64():
+    """Issue 27: under the stand-in for Apple's MPS, mbr raised MPS's float64 TypeError. Now every
+    tensor entry point of the diversity API answers there: mbr's scores come back as float32 rounded
+    once from the host's float64, the choice is the host's, and pairwise / self-BLEU / most similar
+    pairs (scored on the host from the ids) equal their float64 answers exactly."""
+    from devices import DeviceWithoutFloat64
+
+    from bleukit import most_similar_pairs, pairwise, self_bleu
+
+    candidates, refs = _random_batch(5, (2, 6, 12), True)
+    texts = candidates[0]
+    calls = {
+        "mbr": lambda: mbr(candidates, refs, ignore_ids=[0, 7], return_matrix=True),
+        "pairwise": lambda: pairwise(texts, candidates[1], ignore_ids=[0, 7]),
+        "self_bleu": lambda: self_bleu(texts, ignore_ids=[0, 7]),
+        "most_similar_pairs": lambda: most_similar_pairs(texts, top=5, ignore_ids=[0, 7]),
+    }
+    expected = {name: call() for name, call in calls.items()}
+    with DeviceWithoutFloat64():
+        assert not tensor_scores.has_float64(candidates.device)
+        answers = {name: call() for name, call in calls.items()}
+    host, fallback = expected.pop("mbr"), answers.pop("mbr")
+    assert torch.equal(fallback["chosen"], host["chosen"]) and torch.equal(fallback["best"], host["best"])
+    assert fallback["expected_bleu"].dtype == torch.float32
+    assert torch.equal(fallback["expected_bleu"], host["expected_bleu"].float())
+    assert torch.equal(fallback["matrix"].nan_to_num(-1), host["matrix"].float().nan_to_num(-1))
+    assert fallback["signature"] == host["signature"]
+    assert np.array_equal(answers["pairwise"].pop("bleu"), expected["pairwise"].pop("bleu"))
+    assert answers == expected
+    assert 0 < expected["self_bleu"]["self_bleu"] < 1 and len(expected["most_similar_pairs"]["pairs"]) == 5

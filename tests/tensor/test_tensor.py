@@ -24,6 +24,7 @@ from bleukit.streaming import PROVENANCE, with_provenance  # noqa: E402
 from bleukit.streaming import statistics as list_statistics  # noqa: E402
 from bleukit.token_ids import TokenIdRule  # noqa: E402
 from conftest import REPO  # noqa: E402
+from devices import DeviceWithoutFloat64  # noqa: E402
 
 HUGE_IDS = 2**40  # beyond int32 (and far beyond any product of the ids that int64 could hold)
 
@@ -448,18 +449,6 @@ def test_the_metric_loaded_by_evaluate_exposes_the_tensor_functions(bleu):
     assert bleu.tensor_corpus_bleu(predictions, references, ignore_ids=[0], smooth="exp") == expected
     rows = bleu.tensor_statistics(predictions, references, ignore_ids=[0], per_segment=True)
     assert rows.tolist() == bleu.statistics(hyp_lists, ref_groups, per_segment=True).tolist()
-
-
-class DeviceWithoutFloat64(torch.overrides.TorchFunctionMode):
-    """Stands in for Apple's MPS on a CPU: any torch call that would make a float64 tensor raises
-    the TypeError MPS raises (creating one, or converting to one)."""
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        result = func(*args, **(kwargs or {}))
-        if isinstance(result, torch.Tensor) and result.dtype == torch.float64:
-            raise TypeError("Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support "
-                            "float64. Please use float32 instead.")
-        return result
 
 
 def test_on_a_device_without_float64_sentence_scores_come_back_as_float32():
