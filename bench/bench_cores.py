@@ -19,6 +19,10 @@ Every result is checked equal to the one-process result (exact: the statistics a
     python bench/bench_cores.py                      # 48k and 480k, 2 .. all cores
     python bench/bench_cores.py --max-workers 16 --repeat 7
     python bench/bench_cores.py --sizes 48064        # one size
+    python bench/bench_cores.py --serial-only        # the parent process's (serial) time at 480,640
+
+The last table splits the largest size's wall time into the parallel window and the parent's own
+(serial) time, with a 16-core estimate from it.
 """
 
 from __future__ import annotations
@@ -97,12 +101,84 @@ def measure(segments: int, configurations: List[Any], repeat: int) -> Dict[Any, 
     return best
 
 
+class ParentClock:
+    """Splits a call's wall time into the parallel window (this process counting its share of the
+    blocks, then waiting for the workers' outcomes) and the rest: the serial part, which no
+    number of cores shortens (checks the parent makes, forking, summing, scoring, lists). The
+    forks are timed apart too, for the estimate on more cores."""
+
+    def __init__(self) -> None:
+        self.parallel = self.forks = 0.0
+        self.patched = []
+
+    def _timed(self, name: str, field: str) -> None:
+        original = getattr(bleu_parallel, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                setattr(self, field, getattr(self, field) + time.perf_counter() - start)
+
+        self.patched.append((name, original))
+        setattr(bleu_parallel, name, timed)
+
+    def __enter__(self) -> "ParentClock":
+        self._timed("_count_blocks", "parallel")
+        self._timed("_outcome", "parallel")
+        self._timed("_start_children", "forks")
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for name, original in self.patched:
+            setattr(bleu_parallel, name, original)
+
+
+def serial_tail(segments: int, workers: int, repeat: int) -> None:
+    """The parent process's time at `segments` (issue 28: goal 0.1 s here), best of `repeat`, and
+    the 16-core estimate from it."""
+    hypotheses, references, _ = build_corpus(segments)
+    print(f"\nParent process at {segments:,} segments, num_workers={workers} (best of {repeat}; load {load()}):")
+    print("| call | wall s | parallel window s | parent (serial) s | of which forks s |")
+    print("|---|---:|---:|---:|---:|")
+    one_thread = {}
+    for sentences in (False, True):
+        name = "compute" + (", sentence scores" if sentences else "")
+        compute_bleu(hypotheses[:2000], references[:2000], return_sentence_scores=sentences)  # warm
+        best = None
+        for _ in range(repeat):
+            with ParentClock() as clock:
+                start = time.perf_counter()
+                compute_bleu(hypotheses, references, return_sentence_scores=sentences, num_workers=workers)
+                wall = time.perf_counter() - start
+            row = (wall, clock.parallel, wall - clock.parallel, clock.forks)
+            best = row if best is None or row[2] < best[2] else best
+        print(f"| {name} | {best[0]:.3f} | {best[1]:.3f} | {best[2]:.3f} | {best[3]:.4f} |")
+        saved, bleu_parallel.MAX_THREADS = bleu_parallel.MAX_THREADS, 1
+        start = time.perf_counter()
+        compute_bleu(hypotheses, references, return_sentence_scores=sentences, num_workers=1)
+        one_thread[name] = (time.perf_counter() - start, best)
+        bleu_parallel.MAX_THREADS = saved
+    print("\n16-core estimate (the parent's serial part as here, one fork per extra process at the cost "
+          "measured here, the one-thread time here spread over 16):")
+    for name, (alone, (_, _, serial, forks)) in one_thread.items():
+        per_fork = forks / max(1, workers - 1)
+        estimate = serial + per_fork * (16 - workers) + alone / 16
+        print(f"  {name}: {serial:.3f} + {per_fork * (16 - workers):.3f} + {alone:.3f} / 16 = {estimate:.3f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[48064, 480640], help="segments (default: 48064 480640)")
     parser.add_argument("--max-workers", type=int, default=usable_cores(), help="default: every usable core")
     parser.add_argument("--repeat", type=int, default=5, help="best of this many runs (default 5)")
+    parser.add_argument("--serial-only", action="store_true", help="only the parent process's time at 480k")
     args = parser.parse_args()
+    if args.serial_only:
+        print(f"{_machine()}; {usable_cores()} usable cores; {platform.system()}")
+        serial_tail(480640, args.max_workers, args.repeat)
+        return
     print(f"{_machine()}; {usable_cores()} usable cores; {platform.system()}")
     print(f"corpus: {build_corpus(1)[2]}; best of {args.repeat}; load average before: {load()}")
     configurations: List[Any] = [ONE_THREAD, 1, *range(2, args.max_workers + 1), AUTO]
@@ -116,6 +192,7 @@ def main() -> None:
             cells = [f"{best[config][name]:.3f} | {best[ONE_THREAD][name] / best[config][name]:.2f} | "
                      f"{best[1][name] / best[config][name]:.2f}" for name in names]
             print(f"| {config} | " + " | ".join(cells) + " |")
+    serial_tail(max(args.sizes), args.max_workers, args.repeat)
     print(f"\nload average after: {load()}")
 
 

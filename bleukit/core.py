@@ -16,13 +16,17 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from itertools import chain
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-from bleukit.inputs import TEXT, TOKEN_IDS, SingleReferences, reference_counts, validate_inputs
+from bleukit.inputs import (
+    TEXT, TOKEN_IDS, ItemCheckFailed, SingleReferences, input_layout, reference_counts, validate_inputs,
+)
 from bleukit.options import BleuOptions, resolve_by_kind, resolve_options
-from bleukit.counting.parallel import AUTO, check_num_workers, counted_rows, forked_rows, process_count, thread_count
+from bleukit.counting.parallel import (
+    AUTO, check_num_workers, counted_columns, counted_rows, forked_rows, process_count, thread_count,
+)
 from bleukit.scoring import BleuScore, score_rows, score_statistics
 from bleukit.counting.stats import encode_tokens, ngram_statistics, stat_width
 from bleukit.token_ids import DEFAULT_RULE, TokenIdRule, refuse_for_text, token_id_rule
@@ -108,6 +112,14 @@ def _chunk_statistics_ids(
     return ngram_statistics(ids, lengths, len(predictions), owner, options.orders, options.ref_length)
 
 
+def _chunk_statistics(predictions: Sequence[Any], references: Sequence[Sequence[Any]], options: BleuOptions,
+                      kind: str, rule: TokenIdRule) -> np.ndarray:
+    """The statistics rows of one chunk of checked inputs, of either kind."""
+    if kind == TEXT:
+        return _chunk_statistics_text(predictions, references, options)
+    return _chunk_statistics_ids(predictions, references, options, rule)
+
+
 def options_for_token_ids(options: BleuOptions) -> BleuOptions:
     """The options with no tokenizer (signature `tok:ids`); lowercasing has no meaning for ids."""
     if options.lowercase:
@@ -146,8 +158,7 @@ def segment_statistics(
     processes, threads = _workers(options, kind, len(predictions), num_workers)
 
     def rows_of(start: int, stop: int) -> np.ndarray:
-        chunk = predictions[start:stop], references[start:stop], options
-        return _chunk_statistics_text(*chunk) if kind == TEXT else _chunk_statistics_ids(*chunk, rule)
+        return _chunk_statistics(predictions[start:stop], references[start:stop], options, kind, rule)
 
     return counted_rows((len(predictions), stat_width(options.orders)), rows_of, processes, threads, chunk_segments)
 
@@ -285,13 +296,15 @@ def result_from_statistics(
     bootstrap_samples: int = 0,
     bootstrap_seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
     num_workers: Any = 1,
+    sentence_bleu: Optional[np.ndarray] = None,
 ) -> Dict[str, Any]:
     """The metric's result dict from per-segment statistics rows (sentence scores in `num_workers`
-    processes)."""
+    processes, unless `sentence_bleu` brings them, scored where the rows were counted)."""
     result: Dict[str, Any] = score(stats.sum(axis=0), options).as_dict()
     result["signature"] = options.signature(num_refs)
     if return_sentence_scores:
-        result["sentence_bleu"] = sentence_scores(stats, options, num_workers)
+        scores = sentence_scores(stats, options, num_workers) if sentence_bleu is None else sentence_bleu.tolist()
+        result["sentence_bleu"] = scores
     if bootstrap_samples:
         result.update(confidence_interval(bootstrap_scores(stats, options, bootstrap_samples, bootstrap_seed)))
     return result
@@ -330,6 +343,66 @@ def garbage_collection_paused() -> Iterator[None]:
     yield
 
 
+class CountedInputs(NamedTuple):
+    """What `count_inputs` gives: the statistics rows, the references per segment (int64), the
+    options as they applied (token ids: `tok:ids`), and the sentence scores when asked for."""
+
+    stats: np.ndarray
+    num_refs: np.ndarray
+    options: BleuOptions
+    sentence_bleu: Optional[np.ndarray] = None
+
+
+def count_inputs(
+    predictions: Any,
+    references: Any,
+    options: BleuOptions,
+    kind: Optional[str] = None,
+    rule: Optional[TokenIdRule] = None,
+    num_workers: Any = AUTO,
+    id_options: Optional[BleuOptions] = None,
+    sentence_scores: bool = False,
+    private: bool = True,
+) -> CountedInputs:
+    """Check raw inputs and count them, in one pass over chunks of segments that each worker
+    makes alone: the chunk's item checks (see `bleukit.inputs.InputLayout`), its statistics
+    rows, its references per segment and, with `sentence_scores`, its sentence BLEU. Only what
+    needs no walk over the items is checked before, so nothing per segment runs in this
+    process but its own share of chunks. A chunk that fails its checks has the whole input
+    checked here, for the message that names the first item at fault.
+
+    `kind` requires `text` or `token_ids` (None detects it); `id_options`, when given, are the
+    options for token ids (the call's without the text-only load-time defaults). Token ids are
+    counted after dropping the ids of `rule` (None: negative ids only; see `bleukit.token_ids`);
+    a rule that lists ids is an error for text. `num_workers`: processes; `private=False` for a
+    caller that drops the arrays before it could fork (see `bleukit.counting.parallel`).
+    """
+    preds, refs, layout = input_layout(predictions, references, kind)
+    if layout.kind == TOKEN_IDS:
+        options = options_for_token_ids(id_options or options)
+    else:
+        refuse_for_text(rule)
+    rule = rule or DEFAULT_RULE
+    count = len(preds)
+    processes, threads = _workers(options, layout.kind, count, num_workers)
+
+    def columns_of(start: int, stop: int) -> Tuple[np.ndarray, ...]:
+        chunk_preds, chunk_refs = layout.check_chunk(preds[start:stop], refs[start:stop])
+        rows = _chunk_statistics(chunk_preds, chunk_refs, options, layout.kind, rule)
+        counts = reference_counts(chunk_refs)[:, None]
+        return (rows, counts, bleu_rows(rows, options)[:, None]) if sentence_scores else (rows, counts)
+
+    outputs = [((count, stat_width(options.orders)), np.int64), ((count, 1), np.int64)]
+    if sentence_scores:
+        outputs.append(((count, 1), np.float64))
+    try:
+        arrays = counted_columns(outputs, columns_of, processes, threads, CHUNK_SEGMENTS, private)
+    except ItemCheckFailed as failed:
+        validate_inputs(preds, refs, layout.kind)  # raises, naming the first item at fault
+        raise ValueError(f"the inputs failed a check: {failed}") from None  # (a chunk's view of it)
+    return CountedInputs(arrays[0], arrays[1][:, 0], options, arrays[2][:, 0] if sentence_scores else None)
+
+
 def statistics_of_inputs(
     predictions: Any,
     references: Any,
@@ -338,23 +411,11 @@ def statistics_of_inputs(
     rule: Optional[TokenIdRule] = None,
     num_workers: Any = AUTO,
     id_options: Optional[BleuOptions] = None,
-) -> Tuple[np.ndarray, List[int], BleuOptions]:
-    """Check raw inputs and count them: (statistics rows, references per segment, options).
-
-    `kind` requires `text` or `token_ids` (None detects it). The options come back as they apply
-    to the inputs: for token ids without a tokenizer, so the signature says `tok:ids`; `id_options`,
-    when given, are the ones for token ids (the call's without the text-only load-time defaults).
-    Token ids are counted after dropping the ids of `rule` (None: negative ids only; see
-    `bleukit.token_ids`); a rule that lists ids is an error for text. `num_workers`: processes (see
-    `bleukit.counting.parallel`).
-    """
-    preds, refs, kind = validate_inputs(predictions, references, kind)
-    if kind == TOKEN_IDS:
-        options = options_for_token_ids(id_options or options)
-    else:
-        refuse_for_text(rule)
-    stats = segment_statistics(preds, refs, options, kind, rule=rule or DEFAULT_RULE, num_workers=num_workers)
-    return stats, reference_counts(refs), options
+) -> Tuple[np.ndarray, np.ndarray, BleuOptions]:
+    """Check raw inputs and count them: (statistics rows, references per segment, options); see
+    `count_inputs`."""
+    counted = count_inputs(predictions, references, options, kind, rule, num_workers, id_options)
+    return counted.stats, counted.num_refs, counted.options
 
 
 def compute_bleu(
@@ -382,11 +443,11 @@ def compute_bleu(
     check_run_options(return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers)
     rule = token_id_rule(ignore_ids, pad_id)
     for_text, for_ids = resolve_by_kind(options, text_defaults)
-    stats, num_refs, used = statistics_of_inputs(
-        predictions, references, for_text, kind, rule, num_workers, id_options=for_ids
-    )
+    counted = count_inputs(predictions, references, for_text, kind, rule, num_workers, for_ids, return_sentence_scores,
+                           private=False)  # the rows are summed, scored and dropped here
     return result_from_statistics(
-        stats, used, num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed, num_workers
+        counted.stats, counted.options, counted.num_refs, return_sentence_scores, bootstrap_samples, bootstrap_seed,
+        num_workers, counted.sentence_bleu,
     )
 
 

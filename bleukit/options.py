@@ -15,6 +15,8 @@ import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
+import numpy as np
+
 from bleukit.scoring import LEGACY_ADD_ONE, SMOOTHING_DEFAULTS, statistics_orders
 from bleukit.counting.stats import check_ref_length
 from bleukit.tokenizers.registry import BaseTokenizer, TokenizerSpec, get_tokenizer
@@ -52,7 +54,8 @@ class BleuOptions:
         elif isinstance(num_refs, (int, str)):
             refs = str(num_refs)
         else:
-            low, high = (min(num_refs), max(num_refs)) if len(num_refs) else (0, 0)
+            counts = np.asarray(num_refs)
+            low, high = (int(counts.min()), int(counts.max())) if counts.size else (0, 0)
             refs = str(low) if low == high else "var"
         smooth = self.smooth
         if self.smooth_value is not None:

@@ -213,7 +213,7 @@ class BleuAccumulator:
         rows, counts, self.options = statistics_of_inputs(predictions, references, self.options, kind, self.rule)
         self.kind = kind
         self.totals += rows.sum(axis=0)
-        self._note_refs(min(counts), max(counts))
+        self._note_refs(int(counts.min()), int(counts.max()))
         self.segments += len(rows)
 
     def add_statistics(self, totals: Any, num_refs: NumRefs = None, segments: int = 0) -> None:

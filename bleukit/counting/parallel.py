@@ -23,6 +23,7 @@ the tokenizer (a user callable then runs in forked copies: fine for a pure funct
 
 from __future__ import annotations
 
+import math
 import mmap
 import os
 import sys
@@ -36,12 +37,18 @@ AUTO = "auto"
 # Chunks of one process run on up to this many threads; inputs under MIN_THREADED_SEGMENTS use one.
 MAX_THREADS = 4
 MIN_THREADED_SEGMENTS = 1024
-# num_workers="auto" forks only from this many segments on, and gives each worker process at
-# least MIN_SEGMENTS_PER_WORKER of them: on 2 quiet cores, 2 processes against threads measured
-# 0.89x at 3,004 segments (the start-up, 3-6 ms, eats the gain), 1.13x at 10,000, 1.34x at 24,032
-# (bench/bench_cores.py; docs/scaling.md).
+# num_workers="auto" forks only from this many segments on: on 2 quiet cores, 2 processes against
+# threads measured 0.89x at 3,004 segments (the start-up, 3-6 ms, eats the gain), 1.13x at 10,000,
+# 1.34x at 24,032 (bench/bench_cores.py; docs/scaling.md).
 PROCESS_MIN_SEGMENTS = 20_000
-MIN_SEGMENTS_PER_WORKER = 10_000
+# Above it, "auto" weighs the work against the processes' cost: n processes take about
+# W / n + n * c (W: one process's time, c: what each process adds: its fork, start and wait), least
+# at n = sqrt(W / c). Both fitted to bench/bench_cores.py on 16 cores (2026-11-26, Xeon, Python 3.12):
+# one thread counts a WMT17 segment in 9 us (4.35 s for 480,640), and the 48,064-segment row gives
+# c = 3.2 ms; so 48k gets 11 processes (measured: 0.103-0.104 s from 10 to 12, 0.157 s with the 4
+# that 10,000 segments per process gave), 480k every core.
+SEGMENT_SECONDS = 9e-6
+PROCESS_SECONDS = 3.2e-3
 # Worker processes take this many segments at a time (fewer when the input is small, so every
 # worker gets several blocks and a worker slowed by another program's load takes fewer).
 BLOCK_SEGMENTS = 8192
@@ -107,7 +114,7 @@ def process_count(num_workers: Any, segments: int, user_code: bool = False, line
         work = segments * lines
         if work < PROCESS_MIN_SEGMENTS or user_code or not _auto_may_fork():
             return 1
-        num_workers = min(usable_cores(), work // MIN_SEGMENTS_PER_WORKER)
+        num_workers = min(usable_cores(), int(math.sqrt(work * SEGMENT_SECONDS / PROCESS_SECONDS)))
     elif num_workers > 1 and not fork_available():
         raise ValueError(
             f"num_workers={num_workers} needs worker processes made by fork, which this platform lacks "
@@ -149,29 +156,46 @@ def map_chunks(rows_of: Callable[[int], Any], starts: range, threads: int) -> li
 
 
 RowsOf = Callable[[int, int], np.ndarray]
+# Several arrays per chunk (statistics rows, and beside them what the same pass can give: the
+# references per segment, the sentence scores), each with the segments on axis -2.
+ColumnsOf = Callable[[int, int], Tuple[np.ndarray, ...]]
+Output = Tuple[Tuple[int, ...], type]  # (shape, dtype) of one array a ColumnsOf fills
 
 
 def counted_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int, threads: int, chunk_segments: int) -> np.ndarray:
     """An int64 array of `shape` (segments on axis -2) made of `rows_of(a, b)` for chunks [a, b)
     of at most `chunk_segments` segments: on `threads` threads in each of `processes` processes."""
+    (rows,) = counted_columns([(shape, np.int64)], lambda a, b: (rows_of(a, b),), processes, threads, chunk_segments)
+    return rows
 
-    def block(start: int, stop: int) -> np.ndarray:
+
+def counted_columns(outputs: Sequence[Output], columns_of: ColumnsOf, processes: int, threads: int,
+                    chunk_segments: int, private: bool = True) -> Tuple[np.ndarray, ...]:
+    """One array per entry of `outputs` (segments on axis -2 of each), made of `columns_of(a, b)`
+    for chunks [a, b) as in `counted_rows`: whatever a chunk yields besides its rows is made by the
+    same worker in the same pass, never by a second round of processes. `private`: see
+    `forked_columns`."""
+    segments = outputs[0][0][-2]
+
+    def block(start: int, stop: int) -> Tuple[np.ndarray, ...]:
         firsts, size = chunk_starts(stop - start, threads, chunk_segments)
-        parts = map_chunks(lambda first: rows_of(start + first, min(start + first + size, stop)), firsts, threads)
+        parts = map_chunks(lambda first: columns_of(start + first, min(start + first + size, stop)), firsts, threads)
         if not parts:
-            return np.zeros((*shape[:-2], 0, shape[-1]), dtype=np.int64)
-        return np.concatenate(parts, axis=-2) if len(parts) > 1 else parts[0]
+            return tuple(np.zeros((*shape[:-2], 0, shape[-1]), dtype=dtype) for shape, dtype in outputs)
+        if len(parts) == 1:
+            return tuple(parts[0])
+        return tuple(np.concatenate(pieces, axis=-2) for pieces in zip(*parts))
 
-    return block(0, shape[-2]) if processes == 1 else forked_rows(shape, block, processes)
+    return block(0, segments) if processes == 1 else forked_columns(outputs, block, processes, private)
 
 
 def _block_size(segments: int, processes: int) -> int:
     return max(1, min(BLOCK_SEGMENTS, -(-segments // (processes * BLOCKS_PER_WORKER))))
 
 
-def _count_blocks(rows_of: RowsOf, out: np.ndarray, counter: Any, block: int) -> None:
-    """Take the next block of segments from the shared counter until none is left; write its rows."""
-    segments = out.shape[-2]
+def _count_blocks(columns_of: ColumnsOf, outs: Sequence[np.ndarray], counter: Any, block: int) -> None:
+    """Take the next block of segments from the shared counter until none is left; write its arrays."""
+    segments = outs[0].shape[-2]
     while True:
         with counter.get_lock():
             start = counter.value
@@ -179,7 +203,8 @@ def _count_blocks(rows_of: RowsOf, out: np.ndarray, counter: Any, block: int) ->
         if start >= segments:
             return
         stop = min(start + block, segments)
-        out[..., start:stop, :] = rows_of(start, stop)
+        for out, values in zip(outs, columns_of(start, stop)):
+            out[..., start:stop, :] = values
 
 
 def _stop_everyone(counter: Any, segments: int) -> None:
@@ -187,13 +212,13 @@ def _stop_everyone(counter: Any, segments: int) -> None:
         counter.value = segments
 
 
-def _child(rows_of: RowsOf, out: np.ndarray, counter: Any, block: int, connection: Any) -> None:
+def _child(columns_of: ColumnsOf, outs: Sequence[np.ndarray], counter: Any, block: int, connection: Any) -> None:
     """A worker process: count blocks, then send None, or the exception that stopped it."""
     try:
-        _count_blocks(rows_of, out, counter, block)
+        _count_blocks(columns_of, outs, counter, block)
         connection.send(None)
     except BaseException as error:  # noqa: B902 - whatever it was, the parent raises it
-        _stop_everyone(counter, out.shape[-2])
+        _stop_everyone(counter, outs[0].shape[-2])
         try:
             connection.send(error)
         except Exception:  # an exception that cannot be pickled: its type and text
@@ -240,18 +265,34 @@ def _outcome(child: Any, receiver: Any) -> Optional[BaseException]:
 def forked_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int, dtype: type = np.int64) -> np.ndarray:
     """An array of `shape` (segments on axis -2), rows [a, b) filled by `rows_of(a, b)`, by this
     process and `processes - 1` forked ones; a worker's exception is raised here."""
+    (rows,) = forked_columns([(shape, dtype)], lambda a, b: (rows_of(a, b),), processes)
+    return rows
+
+
+def forked_columns(outputs: Sequence[Output], columns_of: ColumnsOf, processes: int,
+                   private: bool = True) -> Tuple[np.ndarray, ...]:
+    """`forked_rows` for several arrays at once: one per entry of `outputs`, rows [a, b) of each
+    filled from `columns_of(a, b)`.
+
+    `private`: the arrays are copies of the shared memory the workers wrote, which would be
+    shared with any process this one forks later (a later child writing into an array it
+    inherited would change it here too). `private=False` hands over the shared memory itself
+    (freed with the arrays), for a caller that drops them before it could fork again; that
+    saves a copy (about 10 ms for 480,640 rows of statistics)."""
     import multiprocessing  # only here: the CLI's start-up does not pay for it
 
-    segments = shape[-2]
+    segments = outputs[0][0][-2]
     context = multiprocessing.get_context("fork")
     counter = context.Value("q", 0)
-    out = _shared_array(shape, dtype)
+    outs = [_shared_array(shape, dtype) for shape, dtype in outputs]
     block = _block_size(segments, processes)
     children: list = []
+    failed = True
     try:
-        _start_children(context, processes - 1, (rows_of, out, counter, block), children)
-        _count_blocks(rows_of, out, counter, block)
+        _start_children(context, processes - 1, (columns_of, outs, counter, block), children)
+        _count_blocks(columns_of, outs, counter, block)
         errors = [_outcome(child, receiver) for child, receiver in children]
+        failed = any(error is not None for error in errors)
     except BaseException:
         _stop_everyone(counter, segments)
         for child, _ in children:
@@ -259,9 +300,14 @@ def forked_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int, dtype: 
         raise
     finally:
         for child, receiver in children:
-            child.join()
+            # A child that sent its outcome is done; its exit (unmapping a copy of a large
+            # process, about 10 ms at 480,640 segments) need not be waited for: one still exiting
+            # is reaped by multiprocessing at its next start of a process, or at exit.
+            child.join(None if failed else 0)
             receiver.close()
     for error in errors:
         if error is not None:
             raise error
-    return out.copy()  # a private copy: the shared mapping would be shared with later forks too
+    if not private:
+        return tuple(outs)
+    return tuple(out.copy() for out in outs)

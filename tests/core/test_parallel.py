@@ -239,17 +239,20 @@ def test_a_worker_that_dies_is_an_error_not_missing_rows():
 def forks(monkeypatch) -> list:
     """A low threshold for auto, two usable cores, and a record of each fork's process count."""
     monkeypatch.setattr(bleu_parallel, "PROCESS_MIN_SEGMENTS", 1000)
-    monkeypatch.setattr(bleu_parallel, "MIN_SEGMENTS_PER_WORKER", 500)
     monkeypatch.setattr(bleu_parallel, "usable_cores", lambda: 2)
     calls: list = []
-    original = bleu_parallel.forked_rows
+    original, original_rows = bleu_parallel.forked_columns, bleu_core.forked_rows
 
-    def recording(shape, rows_of, processes, *dtype):
+    def recording(outputs, columns_of, processes, *private):
         calls.append(processes)
-        return original(shape, rows_of, processes, *dtype)
+        return original(outputs, columns_of, processes, *private)
 
-    monkeypatch.setattr(bleu_parallel, "forked_rows", recording)  # counting
-    monkeypatch.setattr(bleu_core, "forked_rows", recording)  # sentence scores
+    def recording_rows(shape, rows_of, processes, *dtype):
+        calls.append(("second fork", processes))
+        return original_rows(shape, rows_of, processes, *dtype)
+
+    monkeypatch.setattr(bleu_parallel, "forked_columns", recording)  # counting (and what comes with it)
+    monkeypatch.setattr(bleu_core, "forked_rows", recording_rows)  # sentence scores of rows given
     return calls
 
 
@@ -263,7 +266,7 @@ def test_auto_forks_large_inputs_only(forks, corpus):
     assert forks == [2]  # below the threshold: this process
     assert compute_bleu(hypotheses, references, return_sentence_scores=True) == compute_bleu(
         hypotheses, references, return_sentence_scores=True, num_workers=1)
-    assert forks == [2, 2, 2]  # the counting, then the sentence scores
+    assert forks == [2, 2]  # the sentence scores made by the workers that count, in the same fork
     del forks[1:]
     compute_bleu(hypotheses, references, tokenizer=str.split)
     assert forks == [2]  # a user's callable: never forked by auto
@@ -312,3 +315,69 @@ def test_a_daemonic_pool_worker_counts_alone(forks, corpus):
     assert in_worker[0] == expected
     assert "this is a daemonic worker process" in in_worker[1] and "pass num_workers=1" in in_worker[1]
     assert not bleu_parallel.in_daemon_process()
+
+
+BAD_INPUTS = [  # (what is wrong, where, the message validate_inputs gives for the whole input)
+    ("prediction", 1700, "predictions[1700] is int 7; every prediction must be a string"),
+    ("reference", 2300, "references mixes shapes: references[0] is a string but references[2300] is list"),
+    ("group", 2300, "references mixes shapes: references[2300] is a bare string but references[0] is a list"),
+    ("padding", 900, "prediction 900 has no references (references[900] holds only None)"),
+]
+
+
+@pytest.mark.parametrize("what, where, message", BAD_INPUTS, ids=[case[0] for case in BAD_INPUTS])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_item_checks_made_by_the_workers_name_the_first_item_at_fault(corpus, what, where, message, workers):
+    """Issue 28: each worker checks the items of the chunks it counts (the parent checks only the
+    containers, counts and first items). A chunk that fails has the whole input checked in the
+    parent, so the message is validate_inputs' and names the FIRST bad item, whichever chunk or
+    process met one (a second bad item sits in an earlier-counted block of another process)."""
+    hypotheses, references = list(corpus[0]), [list(group) for group in corpus[1]]  # groups of 1 or 2
+    if what == "reference":
+        references = [group[0] for group in references]  # one string each
+    bad = {"prediction": (hypotheses, 7), "reference": (references, ["a list"]), "group": (references, "bare"),
+           "padding": (references, [None])}
+    target, value = bad[what]
+    target[where] = value
+    target[-5] = value  # a second one, counted by another worker
+    with pytest.raises((TypeError, ValueError)) as expected:
+        validate_inputs(hypotheses, references)
+    assert str(expected.value).startswith(message)
+    with pytest.raises(type(expected.value)) as raised:
+        compute_bleu(hypotheses, references, num_workers=workers, return_sentence_scores=True)
+    assert str(raised.value) == str(expected.value)
+    assert not multiprocessing.active_children()
+
+
+def test_a_chunk_of_another_shape_is_caught_though_it_checks_alone(corpus):
+    """A chunk whose items are all well formed but of another shape than the first chunk's
+    (references as lists from segment 1280 on, where the first are strings) passes its own
+    checks: the shape decided from the whole input's first reference catches it."""
+    hypotheses, references = corpus
+    mixed = [group[0] for group in references[:1280]] + list(references[1280:])
+    with pytest.raises(ValueError, match=r"references\[0\] is a string but references\[1280\] is list"):
+        compute_bleu(hypotheses, mixed, num_workers=2)
+
+
+def test_counting_leaves_the_callers_lists_alone(corpus):
+    hypotheses, references = corpus
+    groups = [[group[0], None] for group in references]
+    before = [list(group) for group in groups]
+    compute_bleu(hypotheses, groups, num_workers=2)
+    assert groups == before
+
+
+@pytest.mark.parametrize("segments, lines, expected", [
+    (19_999, 1, 1),        # below PROCESS_MIN_SEGMENTS: this process
+    (20_000, 1, 7),        # sqrt(20,000 x 9 us / 3.2 ms) = 7.5
+    (48_064, 1, 11),       # the 16-core table's best: 10-12 processes (0.103 s; 4 gave 0.157 s)
+    (480_640, 1, 16),      # every core
+    (3_004, 17, 11),       # a comparison of 16 systems: 17 lines a segment
+])
+def test_auto_weighs_the_work_against_each_process_cost(monkeypatch, segments, lines, expected):
+    monkeypatch.setattr(bleu_parallel, "usable_cores", lambda: 16)
+    if not bleu_parallel._auto_may_fork():
+        pytest.skip("auto forks only on Linux, from the main thread")
+    assert bleu_parallel.process_count("auto", segments, lines=lines) == expected
+    monkeypatch.setattr(bleu_parallel, "usable_cores", lambda: 2)
+    assert bleu_parallel.process_count("auto", segments, lines=lines) == min(2, expected)

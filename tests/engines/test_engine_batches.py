@@ -106,13 +106,14 @@ def test_a_worker_counts_its_batch_in_its_own_process(monkeypatch):
     import bleukit.counting.parallel as bleu_parallel
 
     monkeypatch.setattr(bleu_parallel, "PROCESS_MIN_SEGMENTS", 10)
-    monkeypatch.setattr(bleu_parallel, "MIN_SEGMENTS_PER_WORKER", 5)
+    monkeypatch.setattr(bleu_parallel, "PROCESS_SECONDS", 1e-9)
     monkeypatch.setattr(bleu_parallel, "usable_cores", lambda: 2)
     assert bleu_parallel.process_count("auto", 300) == 2  # compute would fork for this batch here
 
     def no_fork(*args, **kwargs):
         raise AssertionError("an engine's worker forked")
 
+    monkeypatch.setattr(bleu_parallel, "forked_columns", no_fork)
     monkeypatch.setattr(bleu_parallel, "forked_rows", no_fork)
     predictions, references = wmt17_pairs(300)
     table = pa.table({"prediction": predictions, "references": references})
