@@ -7,11 +7,13 @@ result is the one-process result, bit for bit. Two ways to use more than one cor
 - threads (`thread_count`, `map_chunks`): the 13a and none tokenizers and the n-gram counting are
   NumPy and Arrow calls that release the GIL, so chunks overlap on up to MAX_THREADS threads;
   the Python left between those calls holds the GIL, which caps the gain (about 1.3x on 2 cores).
-- processes (`forked_rows`): `num_workers` worker processes made with `fork`. The children
-  inherit the checked inputs copy-on-write, so nothing is pickled on the way out; they take
-  blocks of segment indices from a shared counter (a busy core takes fewer) and write their rows
-  straight into one shared-memory int64 array, so nothing is pickled on the way back either.
-  The calling process counts blocks too. Start-up costs a few milliseconds per worker.
+- processes (`forked_columns`): `num_workers` worker processes made with `fork`, as a tree
+  (`bleukit.counting.forking`: the caller forks two). The children inherit the inputs
+  copy-on-write, so nothing is pickled on the way out; they take blocks of segment indices from a
+  shared counter (a busy core takes fewer) and write their rows (and what comes with them: the
+  references per segment, the sentence scores) straight into shared-memory arrays, so nothing is
+  pickled on the way back either. The calling process counts blocks too. A fork costs a few
+  milliseconds, more from a large process.
 
 `num_workers`: None or "auto" (the default) uses processes only where they pay and are safe: at
 least PROCESS_MIN_SEGMENTS segments, more than one usable core, Linux's `fork`, a call from the
@@ -29,9 +31,11 @@ import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Sequence, Tuple
 
 import numpy as np
+
+from bleukit.counting import forking
 
 AUTO = "auto"
 # Chunks of one process run on up to this many threads; inputs under MIN_THREADED_SEGMENTS use one.
@@ -212,54 +216,12 @@ def _stop_everyone(counter: Any, segments: int) -> None:
         counter.value = segments
 
 
-def _child(columns_of: ColumnsOf, outs: Sequence[np.ndarray], counter: Any, block: int, connection: Any) -> None:
-    """A worker process: count blocks, then send None, or the exception that stopped it."""
-    try:
-        _count_blocks(columns_of, outs, counter, block)
-        connection.send(None)
-    except BaseException as error:  # noqa: B902 - whatever it was, the parent raises it
-        _stop_everyone(counter, outs[0].shape[-2])
-        try:
-            connection.send(error)
-        except Exception:  # an exception that cannot be pickled: its type and text
-            connection.send(RuntimeError(f"{type(error).__name__}: {error}"))
-    finally:
-        connection.close()
-
-
 def _shared_array(shape: Sequence[int], dtype: type) -> np.ndarray:
     """An array in anonymous shared memory (it keeps the mapping alive): forked children's writes
     are seen by the parent."""
     size = int(np.prod(shape))
     buffer = mmap.mmap(-1, max(1, size) * np.dtype(dtype).itemsize)
     return np.frombuffer(buffer, dtype=dtype, count=size).reshape(shape)
-
-
-def _start_children(context: Any, count: int, arguments: tuple, children: list) -> None:
-    """Fork `count` workers, each with the write end of a pipe for its outcome.
-
-    The collector is left alone (no `gc.freeze`, which is process-wide like `gc.disable`):
-    the workers' young-generation collections do not walk the parent's old objects, and freezing
-    measured no difference in CPU time at 480,640 segments (on a loaded machine)."""
-    for _ in range(count):
-        receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(target=_child, args=(*arguments, sender), daemon=True)
-        child.start()
-        sender.close()
-        children.append((child, receiver))
-
-
-def _outcome(child: Any, receiver: Any) -> Optional[BaseException]:
-    """None when the child counted its blocks, else the exception to raise."""
-    try:
-        return receiver.recv()
-    except EOFError:
-        child.join()
-        return RuntimeError(f"a BLEU worker process ended with exit code {child.exitcode} before "
-                            "writing its rows; pass num_workers=1 to count in this process")
-    except Exception as unreadable:  # an exception pickled but not unpickled
-        return RuntimeError(f"a BLEU worker process failed, and its error could not be read back "
-                            f"({unreadable}); pass num_workers=1 to see it raised here")
 
 
 def forked_rows(shape: Tuple[int, ...], rows_of: RowsOf, processes: int, dtype: type = np.int64) -> np.ndarray:
@@ -282,29 +244,26 @@ def forked_columns(outputs: Sequence[Output], columns_of: ColumnsOf, processes: 
     import multiprocessing  # only here: the CLI's start-up does not pay for it
 
     segments = outputs[0][0][-2]
-    context = multiprocessing.get_context("fork")
-    counter = context.Value("q", 0)
+    counter = multiprocessing.get_context("fork").Value("q", 0)
     outs = [_shared_array(shape, dtype) for shape, dtype in outputs]
     block = _block_size(segments, processes)
-    children: list = []
-    failed = True
+    workers = None
+    failed = interrupted = True
     try:
-        _start_children(context, processes - 1, (columns_of, outs, counter, block), children)
+        workers = forking.start_workers(
+            processes, lambda: _count_blocks(columns_of, outs, counter, block),
+            lambda: _stop_everyone(counter, segments), multiprocessing.get_context("fork"),
+        )
         _count_blocks(columns_of, outs, counter, block)
-        errors = [_outcome(child, receiver) for child, receiver in children]
+        interrupted = False
+        errors = [forking.outcome(workers, index) for index in range(1, processes)]
         failed = any(error is not None for error in errors)
     except BaseException:
         _stop_everyone(counter, segments)
-        for child, _ in children:
-            child.terminate()
         raise
     finally:
-        for child, receiver in children:
-            # A child that sent its outcome is done; its exit (unmapping a copy of a large
-            # process, about 10 ms at 480,640 segments) need not be waited for: one still exiting
-            # is reaped by multiprocessing at its next start of a process, or at exit.
-            child.join(None if failed else 0)
-            receiver.close()
+        if workers is not None:
+            forking.finish(workers, wait=failed, terminate=interrupted)
     for error in errors:
         if error is not None:
             raise error
