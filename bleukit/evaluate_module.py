@@ -18,7 +18,8 @@ from typing import Any, Dict, Optional, Sequence
 
 import evaluate
 
-from bleukit.core import DEFAULT_BOOTSTRAP_SEED, RUN_OPTION_NAMES, check_run_options, compute_bleu
+from bleukit.core import RUN_OPTION_NAMES, check_run_options, compute_bleu
+from bleukit.resampling import DEFAULT_BOOTSTRAP_SEED
 from bleukit.diversity.mbr import mbr
 from bleukit.diversity.pairwise import most_similar_pairs, pairwise, self_bleu
 from bleukit.inputs import TOKEN_IDS, as_list, validate_inputs

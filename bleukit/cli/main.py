@@ -46,7 +46,7 @@ from bleukit.cli.request import (
     request_from_args,
     resolve_roles,
 )
-from bleukit.core import compute_bleu, score, statistics_of_inputs
+from bleukit.core import compute_bleu, compute_systems, score, statistics_of_inputs
 from bleukit.options import resolve_options
 from bleukit.tokenizers.registry import TokenizerSetupError
 
@@ -83,10 +83,9 @@ def compute(request: Request, inputs: Inputs) -> Outcome:
             seed=request.seed, confidence_samples=paired.confidence_samples, count_ties=paired.count_ties,
             num_workers=request.num_workers, **request.options,
         ), from_columns=columns)
-    if len(systems) > 1:
-        return Outcome(several={name: compute_bleu(hypotheses, references, num_workers=request.num_workers,
-                                                   **request.options)
-                                for name, hypotheses in systems.items()}, from_columns=columns)
+    if len(systems) > 1:  # the references tokenized once, every system counted in the same workers
+        return Outcome(several=compute_systems(systems, references, num_workers=request.num_workers,
+                                               **request.options), from_columns=columns)
     (hypotheses,) = systems.values()
     if request.sentence_level:
         return Outcome(sentences=_per_segment(hypotheses, references, request.options, request.num_workers))

@@ -14,7 +14,7 @@ import sys
 from typing import Optional, Union
 
 from bleukit.significance.compare import APPROXIMATE_RANDOMIZATION, BOOTSTRAP, DEFAULT_SAMPLES
-from bleukit.core import DEFAULT_BOOTSTRAP_SEED
+from bleukit.resampling import DEFAULT_BOOTSTRAP_SEED
 from bleukit.options import SMOOTH_NAMES
 from bleukit.version import __version__
 from bleukit.counting.parallel import AUTO as AUTO_WORKERS

@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from bleukit.cli.parser import FORMATS, TEST_SET_OPTIONS, command_name, seed_value
 from bleukit.significance.compare import DEFAULT_SAMPLES
-from bleukit.core import DEFAULT_BOOTSTRAP_SEED
+from bleukit.resampling import DEFAULT_BOOTSTRAP_SEED
 from bleukit.tokenizers.registry import (
     AUTO, DEFAULT_TOKENIZER, SACREBLEU_LANGUAGE_TOKENIZERS, TOKENIZERS, tokenizer_for_language,
 )

@@ -26,7 +26,8 @@ from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
-from bleukit.core import bleu_rows, encode_sequences, options_for_token_ids
+from bleukit.core import bleu_rows, options_for_token_ids
+from bleukit.counting.chunks import encode_sequences
 from bleukit.inputs import TEXT, TOKEN_IDS, as_list, detect_input_kind
 from bleukit.options import BleuOptions, resolve_options
 from bleukit.counting.pairs import PairLayout

@@ -26,9 +26,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleukit.core import (
-    DEFAULT_BOOTSTRAP_SEED, bleu_rows, check_run_options, options_for_token_ids, result_from_statistics,
-    statistics_of_inputs,
+    bleu_rows, check_run_options, options_for_token_ids, result_from_statistics, statistics_of_inputs,
 )
+from bleukit.resampling import DEFAULT_BOOTSTRAP_SEED
 from bleukit.inputs import TOKEN_IDS
 from bleukit.options import OPTION_NAMES, canonical_options, check_option_names, resolve_options
 from bleukit.streaming import check_statistics, with_provenance

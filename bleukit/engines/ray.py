@@ -22,7 +22,7 @@ from bleukit.engines.arrow import (
     SENTENCE_BLEU, check_bootstrap, check_columns, engine_options, result_from_statistics_table,
     sentence_bleu_batch, statistics_batch, sum_statistics,
 )
-from bleukit.core import DEFAULT_BOOTSTRAP_SEED
+from bleukit.resampling import DEFAULT_BOOTSTRAP_SEED
 
 BatchSize = Union[int, None, str]
 

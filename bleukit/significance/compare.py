@@ -23,13 +23,10 @@ from __future__ import annotations
 import numbers
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bleukit.core import (
-    DEFAULT_BOOTSTRAP_SEED,
-    options_for_token_ids,
-    score,
-    systems_statistics,
-)
-from bleukit.inputs import TOKEN_IDS, reference_counts, validate_inputs, validate_predictions
+from bleukit.core import checked_systems, options_for_token_ids, score
+from bleukit.counting.chunks import systems_statistics
+from bleukit.inputs import TOKEN_IDS, reference_counts
+from bleukit.resampling import DEFAULT_BOOTSTRAP_SEED
 from bleukit.counting.parallel import AUTO, check_num_workers
 from bleukit.options import OPTION_NAMES, BleuOptions, canonical_options, check_option_names, resolve_options
 from bleukit.significance.paired import TestScorer, bootstrap_intervals, bootstrap_test, randomization_test
@@ -93,29 +90,6 @@ def _named_systems(systems: Any) -> List[Tuple[str, Any]]:
     return pairs
 
 
-def _checked_systems(
-    pairs: List[Tuple[str, Any]], references: Any
-) -> Tuple[List[Tuple[str, list]], List[list], str]:
-    """Every system's predictions checked against the references, errors naming the system.
-
-    The first system is checked with the references (which come back grouped); the others
-    against those, so the references are checked once however many systems there are.
-    """
-    checked: List[Tuple[str, list]] = []
-    refs: Any = None
-    kind: Optional[str] = None
-    for name, predictions in pairs:
-        try:
-            if refs is None:
-                preds, refs, kind = validate_inputs(predictions, references)
-            else:
-                preds = validate_predictions(predictions, refs, kind)
-        except (TypeError, ValueError) as error:
-            raise type(error)(f"system {name!r}: {error}") from None
-        checked.append((name, preds))
-    return checked, refs, kind
-
-
 def _given_once(given: Dict[str, Any], name: str, older: str, meaning: str) -> Optional[Tuple[str, Any]]:
     """(name, value) of a count given under its name or its older one; both is a TypeError."""
     if name in given and older in given:
@@ -170,7 +144,7 @@ def check_compare_options(
 
 def check_systems(systems: Dict[str, Any], references: Any) -> None:
     """Check every system's predictions against the references (errors name the system)."""
-    _checked_systems(list(systems.items()), references)
+    checked_systems(list(systems.items()), references)
 
 
 def _signature(options: BleuOptions, num_refs: Sequence[int], method: str, samples: int,
@@ -224,7 +198,7 @@ def compare(
         raise ValueError(f"baseline {baseline!r} is not one of the systems {names}; pass one of their names")
     pairs.sort(key=lambda pair: pair[0] != baseline)  # stable: the baseline first, the rest in order
 
-    checked, refs, kind = _checked_systems(pairs, references)
+    checked, refs, kind = checked_systems(pairs, references)
     if kind == TOKEN_IDS:
         resolved = options_for_token_ids(resolved)
     stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind, num_workers=num_workers)

@@ -26,7 +26,7 @@ from typing import Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from bleukit.core import bootstrap_sums, confidence_interval, exact_float_dtype
+from bleukit.resampling import bootstrap_sums, confidence_interval, exact_float_dtype
 from bleukit.options import BleuOptions
 from bleukit.scoring import RESAMPLED_PRECISION_DTYPE, sacrebleu_arithmetic, sacrebleu_rows, score_rows
 

@@ -453,3 +453,22 @@ def test_auto_weighs_the_work_against_each_process_cost(monkeypatch, segments, l
     assert bleu_parallel.process_count("auto", segments, lines=lines) == expected
     monkeypatch.setattr(bleu_parallel, "usable_cores", lambda: 2)
     assert bleu_parallel.process_count("auto", segments, lines=lines) == min(2, expected)
+
+
+def test_several_systems_are_counted_in_one_pass_of_the_same_workers(forks, corpus):
+    """Issue 28: the CLI's several systems without a paired test (`bleu REF -i A B C`) scored each
+    system by its own compute_bleu: the references checked and tokenized once per system, and a
+    round of forks per system. compute_systems counts them all in one pass, the same numbers."""
+    from bleukit.core import compute_systems
+
+    hypotheses, references = corpus
+    systems = {"a": hypotheses, "b": hypotheses[::-1], "c": [line.upper() for line in hypotheses]}
+    expected = {name: compute_bleu(lines, references, num_workers=1, smooth="floor") for name, lines in systems.items()}
+    assert compute_systems(systems, references, num_workers=2, smooth="floor") == expected
+    assert forks == [2]
+    ids = {name: [[len(word) for word in line.split()] for line in lines] for name, lines in systems.items()}
+    id_refs = [[[len(word) for word in reference.split()] for reference in group] for group in references]
+    assert compute_systems(ids, id_refs, num_workers=1) == {
+        name: compute_bleu(lines, id_refs, num_workers=1) for name, lines in ids.items()}
+    with pytest.raises(TypeError, match=r"system 'b': predictions\[3\] is int"):
+        compute_systems({"a": hypotheses, "b": hypotheses[:3] + [4] + hypotheses[4:]}, references)

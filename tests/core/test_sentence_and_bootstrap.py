@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleukit.core as bleu_core
+import bleukit.resampling as resampling
 from bleukit.options import resolve_options
 from conftest import wmt17_lines
 
@@ -130,7 +131,7 @@ def test_bootstrap_blocks_draw_the_same_resamples(monkeypatch):
     stats = np.random.default_rng(0).integers(0, 30, size=(257, 10))
     stats[:, 6:] += stats[:, 2:6]  # totals >= matches
     whole = bleu_core.bootstrap_scores(stats, options, 100, seed=3)
-    monkeypatch.setattr(bleu_core, "_BOOTSTRAP_BLOCK", 257 * 3)  # 3 resamples per block
+    monkeypatch.setattr(resampling, "_BOOTSTRAP_BLOCK", 257 * 3)  # 3 resamples per block
     assert bleu_core.bootstrap_scores(stats, options, 100, seed=3).tolist() == whole.tolist()
     # and they are sacreBLEU's draws: choice(n, (samples, n)) summed row by row
     draws = np.random.default_rng(3).choice(len(stats), size=(100, len(stats)), replace=True)
