@@ -73,12 +73,14 @@ def sentence_scores(stats: np.ndarray, options: BleuOptions, num_workers: Any = 
 
 
 def bootstrap_scores(
-    stats: np.ndarray, options: BleuOptions, samples: int, seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED
+    stats: np.ndarray, options: BleuOptions, samples: int, seed: Optional[int] = DEFAULT_BOOTSTRAP_SEED,
+    num_workers: Any = 1,
 ) -> np.ndarray:
-    """Corpus BLEU of `samples` resamples of the segments (sacreBLEU's draws for the same seed)."""
+    """Corpus BLEU of `samples` resamples of the segments (sacreBLEU's draws for the same seed),
+    resampled in `num_workers` processes (`bleukit.resampling.bootstrap_sums`)."""
     if samples <= 0:
         return np.zeros(0)
-    return bleu_rows(bootstrap_sums(stats, samples, np.random.default_rng(seed)), options)
+    return bleu_rows(bootstrap_sums(stats, samples, np.random.default_rng(seed), num_workers), options)
 
 
 def result_from_statistics(
@@ -99,7 +101,8 @@ def result_from_statistics(
         scores = sentence_scores(stats, options, num_workers) if sentence_bleu is None else sentence_bleu.tolist()
         result["sentence_bleu"] = scores
     if bootstrap_samples:
-        result.update(confidence_interval(bootstrap_scores(stats, options, bootstrap_samples, bootstrap_seed)))
+        result.update(confidence_interval(
+            bootstrap_scores(stats, options, bootstrap_samples, bootstrap_seed, num_workers)))
     return result
 
 

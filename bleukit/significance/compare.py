@@ -207,12 +207,12 @@ def compare(
     results = [score(rows.sum(axis=0), resolved).as_dict() for rows in stats]
     scorer = TestScorer(resolved)
     if method == BOOTSTRAP:
-        counts, intervals = bootstrap_test(stats, scorer, samples, seed)
+        counts, intervals = bootstrap_test(stats, scorer, samples, seed, num_workers)
     else:
         counts, rng = randomization_test(stats, scorer, samples, seed)
         intervals = [(None, None)] * len(stats)
         if confidence_samples:
-            intervals = bootstrap_intervals(stats, scorer, confidence_samples, seed, rng)
+            intervals = bootstrap_intervals(stats, scorer, confidence_samples, seed, rng, num_workers)
     p_values = counts.p_values(samples, count_ties)
     ties = [None] + counts.ties.tolist()
 

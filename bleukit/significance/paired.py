@@ -22,7 +22,7 @@ one matrix product per block of draws, in bounded memory.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -139,14 +139,15 @@ def _centred_counts(baseline: np.ndarray, system: np.ndarray, observed: float, e
 
 
 def bootstrap_test(
-    stats: List[np.ndarray], scorer: TestScorer, samples: int, seed: Optional[int]
+    stats: List[np.ndarray], scorer: TestScorer, samples: int, seed: Optional[int], num_workers: Any = 1
 ) -> Tuple[TestCounts, List[Tuple[float, float]]]:
-    """Paired bootstrap: the same resamples for every system (sacreBLEU re-seeds per system).
+    """Paired bootstrap: the same resamples for every system (sacreBLEU re-seeds per system),
+    resampled in `num_workers` processes (`bleukit.resampling.bootstrap_sums`).
 
     Returns the counts and each system's bootstrap mean and half-width of the 95% interval.
     """
     width, systems = stats[0].shape[1], len(stats)
-    sums = bootstrap_sums(np.concatenate(stats, axis=1), samples, np.random.default_rng(seed))
+    sums = bootstrap_sums(np.concatenate(stats, axis=1), samples, np.random.default_rng(seed), num_workers)
     sums = sums.reshape(samples, systems, width)
     scores = scorer(sums.reshape(-1, width), resampled=True).reshape(samples, systems)
     observed = scorer.observed_differences(stats)
@@ -201,14 +202,15 @@ def randomization_test(
 
 
 def bootstrap_intervals(
-    stats: List[np.ndarray], scorer: TestScorer, samples: int, seed: Optional[int], rng: np.random.Generator
+    stats: List[np.ndarray], scorer: TestScorer, samples: int, seed: Optional[int], rng: np.random.Generator,
+    num_workers: Any = 1,
 ) -> List[Tuple[float, float]]:
     """Each system's bootstrap mean and interval beside an AR test, drawn as sacreBLEU draws them:
     the baseline's resamples from a fresh generator, each system's from its test's generator after
     the swap masks (the same for every system)."""
     width = stats[0].shape[1]
-    baseline_sums = bootstrap_sums(stats[0], samples, np.random.default_rng(seed))
-    system_sums = bootstrap_sums(np.concatenate(stats[1:], axis=1), samples, rng)
+    baseline_sums = bootstrap_sums(stats[0], samples, np.random.default_rng(seed), num_workers)
+    system_sums = bootstrap_sums(np.concatenate(stats[1:], axis=1), samples, rng, num_workers)
     scores = scorer(np.concatenate([baseline_sums, system_sums.reshape(-1, width)]), resampled=True)
     per_system = np.concatenate([scores[:samples, None], scores[samples:].reshape(samples, -1)], axis=1)
     return [confidence(per_system[:, k], scorer.scale) for k in range(len(stats))]

@@ -137,3 +137,53 @@ def test_bootstrap_blocks_draw_the_same_resamples(monkeypatch):
     draws = np.random.default_rng(3).choice(len(stats), size=(100, len(stats)), replace=True)
     expected = [bleu_core.score(stats[row].sum(axis=0), options).bleu for row in draws]
     assert_close_lists(whole.tolist(), expected, 1e-12)
+
+
+@pytest.mark.parametrize("processes", [2, 3, 5])
+def test_bootstrap_resamples_in_worker_processes_draw_sacrebleus_stream(monkeypatch, processes):
+    """Issue 28: the resampling in worker processes. Each process replays the generator's stream
+    and keeps its own blocks, so the sums are the one-process sums draw for draw (sacreBLEU's
+    resamples), whichever process took which block, and the caller's generator ends where one
+    process leaves it (an AR test's intervals draw on after its swap masks)."""
+    monkeypatch.setattr(resampling, "_BOOTSTRAP_BLOCK", 257 * 7)  # 7 resamples per draw block
+    stats = np.random.default_rng(5).integers(0, 40, size=(257, 10))
+    stats[:, 6:] += stats[:, 2:6]
+    one_rng, many_rng = np.random.default_rng(11), np.random.default_rng(11)
+    one = resampling.bootstrap_sums(stats, 300, one_rng)
+    many = resampling.bootstrap_sums(stats, 300, many_rng, num_workers=processes)
+    assert many.dtype == np.int64 and np.array_equal(many, one)
+    assert many_rng.bit_generator.state == one_rng.bit_generator.state
+    assert many_rng.integers(0, 10**9) == one_rng.integers(0, 10**9)
+    draws = np.random.default_rng(11).choice(len(stats), size=(300, len(stats)), replace=True)
+    assert np.array_equal(one, np.stack([stats[row].sum(axis=0) for row in draws]))
+
+
+def test_compute_and_compare_resample_in_their_workers(monkeypatch):
+    """compute's interval and compare's paired bootstrap and AR intervals, with num_workers=2: the
+    numbers of one process (the resampling forks once, besides the counting)."""
+    import bleukit.counting.parallel as bleu_parallel
+    from bleukit.core import compute_bleu
+    from bleukit.significance.compare import compare
+
+    monkeypatch.setattr(resampling, "DRAWS_PER_SEGMENT", 1)  # small inputs weigh enough to fork
+    forks, original = [], bleu_parallel.forked_columns
+
+    def recording(outputs, columns_of, processes, *private):
+        forks.append(outputs[0][0])
+        return original(outputs, columns_of, processes, *private)
+
+    monkeypatch.setattr(bleu_parallel, "forked_columns", recording)
+    hypotheses = [f"w{i % 7} w{i % 5} w{i % 3} w{i % 11} x" for i in range(600)]
+    other = [f"w{i % 7} w{i % 4} w{i % 3} w{i % 13} x" for i in range(600)]
+    references = [f"w{i % 7} w{i % 5} w{i % 2} w{i % 11} x" for i in range(600)]
+    one = compute_bleu(hypotheses, references, bootstrap_samples=200, num_workers=1)
+    assert compute_bleu(hypotheses, references, bootstrap_samples=200, num_workers=2) == one
+    assert forks == [(600, 10), (200, 10)]  # the counting, then the resampling
+    assert one["bleu_ci_low"] < one["bleu"] < one["bleu_ci_high"]
+    for method, extra in (("bootstrap", {}), ("ar", {"confidence_samples": 100})):
+        alone = compare({"base": hypotheses, "other": other}, references, method=method, samples=150,
+                        num_workers=1, **extra)
+        del forks[:]
+        assert compare({"base": hypotheses, "other": other}, references, method=method, samples=150,
+                       num_workers=2, **extra) == alone
+        assert forks[1:] == ([(150, 20)] if method == "bootstrap" else [(100, 10), (100, 10)])
