@@ -3,6 +3,7 @@
 - `inputs`: pasted text and uploaded files -> predictions, per-segment references, metric options
 - `scoring`: one scored corpus through `bleukit.core`, and the frames the page shows
 - `render`: the HTML of the score card and explain mode
+- `scales`: the page's one 0–1/0–100 scale (every score written on both, the toggle's JS)
 - `examples`: the one-click examples
 - `handlers`: what each button and click does
 - `compare_view`, `diversity_view`: the Compare systems and Diversity tabs

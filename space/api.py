@@ -12,7 +12,8 @@
 `/score` returns what `evaluate.load("bleu_metric.py").compute(...)` returns; `/compare` what
 `bleukit.significance.compare.compare(...)` returns; `/diversity` what `bleukit.diversity.pairwise.self_bleu(...)` returns, with
 the most similar pairs. None keeps anything in the session. The page's own events
-(clicks, examples, paging) are private: they are not part of the API.
+(clicks, examples, paging) are private: they are not part of the API, and `api_guard` refuses any
+call of them by name (Gradio's "private" only hides them from its docs and from gradio_client).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from bleukit.significance.compare import compare as compare_systems
 from bleukit.core import DEFAULT_BOOTSTRAP_SEED, compute_bleu
 from bleukit.diversity.pairwise import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
 
-from .compare_view import parse_systems, systems_from_files
+from .compare_view import MAX_TEST_SAMPLES, parse_systems, systems_from_files
 from .diversity_view import options_of, read_texts
 from .inputs import (
     INPUT_ERRORS,
@@ -34,6 +35,7 @@ from .inputs import (
     SOURCE_TEXT,
     as_file_list,
     check_pasted_size,
+    check_resamples,
     corpus_from_text_or_files,
     parse_reference_sets,
     references_from_files,
@@ -75,8 +77,10 @@ def score(
 
     Predictions as text (one per line) or a hypothesis file; references as text (one line per segment,
     reference sets separated by a line `---`) or one file per reference set. The options are the
-    metric's (`weights` set the order; `bootstrap_seed` None draws fresh randomness)."""
+    metric's (`weights` set the order; `bootstrap_seed` None draws fresh randomness); `bootstrap_samples`
+    at most 10,000, as on the page."""
     try:
+        check_resamples(bootstrap_samples, "bootstrap_samples", "this Space's API")
         preds, refs = corpus_from_text_or_files(predictions, references, hypothesis_file, reference_files)
         return compute_bleu(preds, refs, return_sentence_scores=return_sentence_scores,
                             bootstrap_samples=bootstrap_samples, bootstrap_seed=bootstrap_seed,
@@ -112,8 +116,10 @@ def compare(
 
     Systems as text (one prediction per line, systems separated by a line `===`, named "system 1",
     "system 2", ...) or one file each (named by the file); references as for /score. `baseline` names
-    a system (default: the first); `method` is "bootstrap" (1,000 resamples) or "ar" (10,000 trials)."""
+    a system (default: the first); `method` is "bootstrap" (1,000 resamples) or "ar" (10,000 trials);
+    `samples` at most 100,000, as on the page."""
     try:
+        check_resamples(samples, "samples", "this Space's API", MAX_TEST_SAMPLES)
         if systems and as_file_list(system_files):
             raise ValueError("give the systems as text or as system files, not both")
         if as_file_list(system_files):
@@ -168,8 +174,15 @@ def diversity(
 
 
 def add_api_endpoints() -> None:
-    """Register /score, /compare and /diversity on the Blocks being built."""
-    gr.api(score, api_name="score")
-    gr.api(compare, api_name="compare")
-    gr.api(diversity, api_name="diversity")
+    """Register /score, /compare and /diversity on the Blocks being built.
+
+    Each runs up to 4 calls at once (Gradio's default is 1 per endpoint: every /score waited for all
+    the /score calls ahead of it, so one large corpus held up every small one; they are pure
+    functions, safe on threads) and drops its caller's session when it returns (the API keeps nothing
+    there; Gradio kept each call's whole input in it: `session_memory.forget_session_after`).
+    Measured with bench/app_load.py (docs/demo.md, "Sessions and memory")."""
+    from .session_memory import forget_session_after
+
+    for fn, name in ((score, "score"), (compare, "compare"), (diversity, "diversity")):
+        gr.api(forget_session_after(fn), api_name=name, concurrency_limit=4)
 

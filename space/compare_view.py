@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -37,6 +38,7 @@ from .inputs import (
     whole_number,
 )
 from .options import describe
+from .scales import both_scales, scale_caption, scaled
 from .scoring import cut, plural, sentence_options
 from .store import SegmentTexts
 
@@ -172,9 +174,9 @@ def differences_html(compared: Optional[ComparedSystems], system: Optional[str])
                         f"{html.escape(cut(text))}</div>" for label, text in lines)
         items.append(
             f'<li class="diff-row"><div class="diff-head"><b>segment {number:,}</b>'
-            f'<span class="diff-delta">{difference:+.4f}</span>'
-            f'<span class="diff-scores">{html.escape(baseline)} {base_score:.4f} → {html.escape(system)} '
-            f"{system_score:.4f}</span></div>{texts}</li>"
+            f'<span class="diff-delta">{both_scales(difference, signed=True)}</span>'
+            f'<span class="diff-scores">{html.escape(baseline)} {both_scales(base_score)} → {html.escape(system)} '
+            f"{both_scales(system_score)}</span></div>{texts}</li>"
         )
     title = (f"The {plural(len(frame), 'segment')} where sentence BLEU of <b>{html.escape(system)}</b> differs most "
              f"from the baseline <b>{html.escape(baseline)}</b> (sacreBLEU's sentence-level settings), largest first")
@@ -194,8 +196,14 @@ def nice_ticks(low: float, high: float, count: int = 5) -> List[float]:
 
 
 def interval_html(result: Dict[str, Any]) -> str:
-    """Each system's BLEU (a tick) and sacreBLEU's μ ± ci (a bar), on the 0–100 scale, on an axis fitted
-    to the systems, with tick marks, so systems a few tenths apart are told apart."""
+    """Each system's BLEU (a tick) and sacreBLEU's μ ± ci (a bar) on an axis fitted to the systems, with
+    tick marks, so systems a few tenths apart are told apart; every number on both scales (the page's
+    toggle shows one).
+
+    The rows and the axis are one CSS grid (`ci-grid`; each row's cells are its items, the rows
+    `display: contents`), so the axis's track column is exactly as wide as the bars' tracks: as separate
+    grids, the label column followed each row's text and the axis came out 15 px wider than the tracks
+    (52.16 read as 50.6 against it)."""
     rows = result["systems"]
     ends = [100 * row["bleu"] for row in rows]
     for row in rows:
@@ -215,18 +223,20 @@ def interval_html(result: Dict[str, Any]) -> str:
         if row["mean"] is not None:
             bar_low, bar_high = 100 * (row["mean"] - row["ci"]), 100 * (row["mean"] + row["ci"])
             bar = (f'<div class="ci-bar" style="left:{at(bar_low)};width:calc({at(bar_high)} - {at(bar_low)})"></div>')
-            label = f"{bleu:.2f} (μ = {100 * row['mean']:.2f} ± {100 * row['ci']:.2f})"
+            label = scaled(f"{row['bleu']:.4f} (μ = {row['mean']:.4f} ± {row['ci']:.4f})",
+                           f"{bleu:.2f} (μ = {100 * row['mean']:.2f} ± {100 * row['ci']:.2f})")
         else:
-            bar, label = "", f"{bleu:.2f}"
+            bar, label = "", both_scales(row["bleu"])
         lines.append(
             f'<div class="ci-row"><span class="ci-name">{html.escape(row["name"])}</span>'
             f'<div class="ci-track">{bar}<div class="ci-dot" style="left:{at(bleu)}"></div></div>'
             f'<span class="ci-label">{label}</span></div>'
         )
-    axis = "".join(f'<span class="ci-tick" style="left:{at(tick)}">{tick:g}</span>' for tick in ticks)
-    return (f'<div class="ci-plot" id="compare-plot"><div class="ci-caption">BLEU (0–100): the tick is the score, the '
-            f'bar sacreBLEU\'s μ ± ci (95%)</div>{"".join(lines)}<div class="ci-row ci-axis-row"><span></span>'
-            f'<div class="ci-axis">{axis}</div><span></span></div></div>')
+    axis = "".join(f'<span class="ci-tick" style="left:{at(tick)}">{scaled(f"{round(tick / 100, 10):g}", f"{tick:g}")}</span>'
+                   for tick in ticks)
+    return (f'<div class="ci-plot" id="compare-plot"><div class="ci-caption">{scale_caption()}: the tick is the score, '
+            f'the bar sacreBLEU\'s μ ± ci (95%)</div><div class="ci-grid">{"".join(lines)}'
+            f'<div class="ci-row ci-axis-row"><span></span><div class="ci-axis">{axis}</div><span></span></div></div></div>')
 
 
 def comparison_frame(result: Dict[str, Any]) -> pd.DataFrame:
@@ -242,12 +252,36 @@ def comparison_frame(result: Dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# sacreBLEU's table is on 0–100 with 2 digits; 0–1 with 4 is the same digits, the point moved two places.
+_PERCENT_NUMBER = re.compile(r"\d+\.\d\d(?!\d)")
+SCALED_COLUMNS = ("BLEU", "μ ± ci (95%)")
+
+
+def _unit_of_percent(text: str) -> str:
+    """`27.57 ± 0.68` -> `0.2757 ± 0.0068`: each 2-digit 0–100 number on 0–1 with 4 digits (exact)."""
+    def unit(match) -> str:
+        whole, digits = match.group().split(".")
+        return f"{int(whole) // 100}.{int(whole) % 100:02d}{digits}"
+
+    return _PERCENT_NUMBER.sub(unit, text)
+
+
 def comparison_html(frame: pd.DataFrame) -> str:
-    """The comparison table as HTML that fits a phone (names wrap; no column scrolls off-screen)."""
+    """The comparison table (`comparison_frame`), its scores on both scales (the page's toggle shows one).
+    No number or name wraps inside a cell ("52.1 / 6", "baseli / ne" on a phone): the table scrolls
+    sideways in its own box where it is wider than the screen (a focusable region, so keyboard users
+    can scroll it; style.py)."""
     head = "".join(f"<th>{html.escape(column)}</th>" for column in frame.columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(value))}</td>" for value in row) + "</tr>"
-                   for row in frame.itertuples(index=False))
-    return f'<table class="compare-results" id="compare-results"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+    def cell(column: str, value: Any) -> str:
+        text = html.escape(str(value))
+        return scaled(_unit_of_percent(text), text) if column in SCALED_COLUMNS and text else text
+
+    body = "".join("<tr>" + "".join(f"<td>{cell(column, value)}</td>" for column, value in zip(frame.columns, row))
+                   + "</tr>" for row in frame.itertuples(index=False))
+    return (f'<div class="compare-scroll" role="region" aria-label="comparison table" tabindex="0">'
+            f'<table class="compare-results" id="compare-results"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
+            f"</table></div>")
 
 
 def few_segments_warning(count: int, result: Dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Tuple
 from bleukit.diversity.pairwise import PAIR_SEARCH_LIMIT, most_similar_pairs, self_bleu
 from .inputs import INPUT_ERRORS, SOURCE_FILES, check_pasted_size, parse_max_order, read_lines_file, split_lines
 from .options import TOKENIZER_CHOICES
-from .render import SCALE_JS, SCALE_PERCENT, SCALE_UNIT, both_scales, the_other_scale
+from .scales import SCALE_JS, SCALE_PERCENT, SCALE_UNIT, both_scales, the_other_scale
 from .scoring import cut as cut_cell
 
 PAIRS_SHOWN = 10
@@ -133,8 +133,10 @@ def build_diversity_tab() -> "gr.Radio":
                                         placeholder="Paste generated texts here, one per line")
                 with gr.Tab("Upload a file", id="diversity-file") as file_tab:
                     upload = gr.File(label="Text file (one text per line)", height=110, elem_id="diversity-file")
+            # The menu on a row of its own: beside two more boxes it was 110 px wide ("13a (WMT defa", and
+            # options broken mid-word); its labels are the Score tab's, the longest over 500 px.
+            tokenizer = gr.Dropdown(TOKENIZER_CHOICES, value="13a", label="Tokenizer", elem_id="diversity-tokenizer")
             with gr.Row():
-                tokenizer = gr.Dropdown(TOKENIZER_CHOICES, value="13a", label="Tokenizer")
                 max_order = gr.Number(4, label="Max n-gram order (1–8)", precision=None)
                 lowercase = gr.Checkbox(False, label="Lowercase")
             convention = gr.Radio(CONVENTION_CHOICES, value="sacrebleu", label="Sentence BLEU as")

@@ -75,14 +75,16 @@ def named(outputs: Tuple[Any, ...]) -> Dict[str, Any]:
     return dict(zip(SCORE_OUTPUTS, outputs))
 
 
-def run_example(previous, predictions_text, references_text, *options):
-    """An example (already loaded into the form by its click): switch to the text tab and score it.
+def run_example(previous, predictions_text, references_text, *form):
+    """An example (already loaded into the form by its click): switch to the text tab and score it
+    with every option the tab shows: the 8 of `option_kwargs`, then the bootstrap resamples and seed
+    boxes (the example leaves those as they are, so a Resamples box showing 1000 gives an interval).
     When its options are not the defaults, the options panel opens, so the form shows them."""
-    outputs = run_score(previous, SOURCE_TEXT, predictions_text, references_text, None, None, *options)
+    outputs = run_score(previous, SOURCE_TEXT, predictions_text, references_text, None, None, *form)
     stored = named(outputs)["state"]
     scored = STORE.get(stored)
     if scored is not None and not is_default(scored.options):
-        outputs = outputs[:-1] + (gr.Accordion(label=options_header(*options), open=True),)
+        outputs = outputs[:-1] + (gr.Accordion(label=options_header(*form[:8]), open=True),)
     return (gr.Tabs(selected=SOURCE_TEXT), SOURCE_TEXT) + outputs
 
 

@@ -7,11 +7,16 @@ several references per segment, several reference sets separated by a line holdi
 
 from __future__ import annotations
 
+import numbers
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from bleukit.core import DEFAULT_BOOTSTRAP_SEED
+from bleukit.options import resolve_options
+from bleukit.scoring import SMOOTHING_DEFAULTS
 from bleukit.tokenizers.registry import TokenizerSetupError
+
+from .store import utf8_text
 
 REFERENCE_SET_SEPARATOR = "---"
 SOURCE_TEXT, SOURCE_FILES = "text", "files"
@@ -24,11 +29,19 @@ DEFAULT_SEED = DEFAULT_BOOTSTRAP_SEED  # 12345: sacreBLEU's SACREBLEU_SEED defau
 # TypeError, OSError), and a tokenizer whose optional package, model file or dictionary is missing
 # here (ImportError with the pip line, TokenizerSetupError).
 INPUT_ERRORS = (ValueError, TypeError, OSError, ImportError, TokenizerSetupError)
+# Most resamples a bootstrap interval may ask for, on the page and through the API alike: 100,000
+# made a small /score wait 4.8 s (sacreBLEU's --confidence uses 1,000).
+MAX_BOOTSTRAP_SAMPLES = 10_000
 
 
 def split_lines(text: Optional[str]) -> List[str]:
-    """Lines of pasted text; trailing blank lines (an artefact of pasting) are dropped."""
-    lines = (text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    """Lines of pasted text; trailing blank lines (an artefact of pasting) are dropped.
+
+    Every reader here (pasted text, uploaded files, examples; the page and the API alike) hands its
+    text on as UTF-8 can carry it (`store.utf8_text`: a lone surrogate, text cut inside an emoji
+    "caf\\ud83d", becomes U+FFFD as a browser writes it). Why: the metric scores a lone surrogate, but
+    Gradio cannot send one to the browser (red Error badges, a lost connection) nor a file hold it."""
+    lines = utf8_text(text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
     return lines
@@ -78,14 +91,21 @@ def references_per_segment(reference_sets: Sequence[Sequence[str]], num_segments
 
 
 def read_lines_file(path: Any, what: str) -> List[str]:
-    """One segment per line of an uploaded UTF-8 text file (a final newline ends the last line)."""
+    """One segment per line of an uploaded UTF-8 text file (a final newline ends the last line).
+
+    A lone surrogate written as UTF-8 bytes (Python's "surrogatepass", WTF-8) is read as pasted text
+    is (`split_lines`); other bytes that are not UTF-8 are refused."""
     name = file_path(path)
+    data = Path(name).read_bytes()
     try:
-        text = Path(name).read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ValueError(
-            f"{what} {Path(name).name!r} is not UTF-8 text (byte {error.start}); save it as UTF-8 plain text"
-        ) from None
+        try:
+            text = utf8_text(data.decode("utf-8-sig", "surrogatepass"))
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"{what} {Path(name).name!r} is not UTF-8 text (byte {error.start}); save it as UTF-8 plain text"
+            ) from None
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -231,16 +251,45 @@ def parse_seed(value: Any) -> Optional[int]:
     return DEFAULT_SEED if seed is None else seed
 
 
+def check_resamples(count: Any, what: str = "bootstrap resamples", where: str = "the page",
+                    limit: int = MAX_BOOTSTRAP_SAMPLES) -> Any:
+    """Refuse more resamples than `limit` (the page's box and the API's argument share it); a count
+    that is not a number is left to the metric, which says what it takes."""
+    if isinstance(count, numbers.Real) and not isinstance(count, bool) and count > limit:
+        raise ValueError(f"{what} {count:,} is more than {where} allows ({limit:,}); pass at most {limit:,}, "
+                         "or use the CLI or the metric for more")
+    return count
+
+
 def parse_bootstrap(samples: Any, seed: Any) -> Tuple[int, Optional[int]]:
     """Bootstrap resamples for the confidence interval (0 or blank: no interval) and the seed."""
     count = whole_number(samples, "bootstrap resamples", 0, "1000 (or 0 for no interval)") or 0
-    if count > MAX_BOOTSTRAP_SAMPLES:
-        raise ValueError(f"bootstrap resamples {count:,} is more than the page allows ({MAX_BOOTSTRAP_SAMPLES:,}); "
-                         "use the CLI or the metric for more")
-    return count, parse_seed(seed)
+    return check_resamples(count), parse_seed(seed)
 
 
-MAX_BOOTSTRAP_SAMPLES = 10000
+def parse_smooth_value(smooth: str, value: Any) -> Optional[float]:
+    """The smoothing-value box: blank is the method's default (None); a number is checked by the
+    metric's own rule (bleukit.options.resolve_options), so the page refuses exactly what the metric
+    refuses, with the range it accepts and what to write instead."""
+    text = "" if value is None else str(value).strip()
+    if not text:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError(
+            f"smoothing value {text!r} is not a number; write e.g. 0.1, or leave it blank for the default"
+        ) from None
+    if smooth not in SMOOTHING_DEFAULTS:
+        return number  # an unknown method: the metric names the methods it knows
+    try:
+        resolve_options(tokenizer="none", smooth=smooth, smooth_value=number)
+    except ValueError as error:
+        default = SMOOTHING_DEFAULTS[smooth]
+        fix = (f"clear the box ({smooth} takes no value)" if default is None
+               else f"write a number > 0, or leave the box blank for {smooth}'s default {default:g}")
+        raise ValueError(f"smoothing value {text} is refused for {smooth}: {error}; {fix}") from None
+    return number
 
 
 def option_kwargs(
@@ -266,12 +315,7 @@ def option_kwargs(
         kwargs["weights"] = weights
     else:
         kwargs["max_order"] = parse_max_order(max_order)
-    value_text = "" if smooth_value is None else str(smooth_value).strip()
-    if value_text:
-        try:
-            kwargs["smooth_value"] = float(value_text)
-        except ValueError:
-            raise ValueError(
-                f"smoothing value {value_text!r} is not a number; write e.g. 0.1, or leave it blank for the default"
-            ) from None
+    value = parse_smooth_value(smooth, smooth_value)
+    if value is not None:
+        kwargs["smooth_value"] = value
     return kwargs

@@ -13,6 +13,7 @@ from .api import add_api_endpoints
 from .compare_tab import build_compare_tab
 from .diversity_view import build_diversity_tab
 from .paste_guard import PASTE_GUARD_JS
+from .scales import SEGMENT_TABLE_SCALE_JS
 from .score_tab import build_score_tab
 from .store import remove_stale_texts
 
@@ -50,5 +51,7 @@ def build_demo() -> gr.Blocks:
         for toggle, other in (scales, scales[::-1]):
             toggle.input(None, toggle, other, js="(scale) => scale", api_visibility="private", queue=False)
         demo.load(None, None, None, js=PASTE_GUARD_JS)  # big pastes: refused above the limit, else one step
+        # The per-segment table (Gradio's Dataframe) follows the scale in the browser (space/scales.py).
+        demo.load(None, None, None, js=SEGMENT_TABLE_SCALE_JS)
         add_api_endpoints()
     return demo

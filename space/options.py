@@ -98,9 +98,11 @@ def options_header(*form: Any) -> str:
     return f"Options: {describe(options)} (changed from the defaults)"
 
 
-def smooth_value_hint(method: str):
+def smooth_value_hint(method: str) -> Tuple[gr.Textbox, gr.Markdown]:
     """The value box follows the method (editable with its default shown, or locked), and the
-    sentence-level smoothers say what they do to a corpus score."""
+    sentence-level smoothers say what they do to a corpus score. Run on every change of method
+    (a click, an example, Reset), it leaves an editable box's value alone, so an example's own value
+    stays; a visitor's own choice of method also empties the box (`method_chosen`)."""
     default = SMOOTHING_DEFAULTS.get(method)
     if default is None:
         value_box = gr.Textbox(value="", interactive=False, placeholder=f"{method} takes no value")
@@ -116,6 +118,16 @@ def smooth_value_hint(method: str):
     else:
         note = gr.Markdown("", visible=False)
     return value_box, note
+
+
+def method_chosen(method: str) -> gr.Textbox:
+    """A visitor chose a smoothing method: the value box is emptied, so the placeholder's default
+    ("blank = default 5") is what is shown and what is scored. Why: a value typed for one method
+    (floor's 0.2) means something else to another (method4's k = 0.2 gave BLEU 1.0002)."""
+    default = SMOOTHING_DEFAULTS.get(method)
+    if default is None:
+        return gr.Textbox(value="", interactive=False, placeholder=f"{method} takes no value")
+    return gr.Textbox(value="", interactive=True, placeholder=f"blank = default {default:g}")
 
 
 @dataclass
@@ -173,6 +185,7 @@ def options_panel(prefix: str) -> OptionsPanel:
     panel = OptionsPanel(accordion, tokenizer, lowercase, max_order, weights, smooth, smooth_value, ref_length,
                          effective_order, reset)
     smooth.change(smooth_value_hint, smooth, [smooth_value, smooth_note], api_visibility="private")
+    smooth.input(method_chosen, smooth, smooth_value, api_visibility="private", queue=False)
     for widget in panel.inputs:  # the header follows every change, whoever made it
         widget.change(lambda *form: gr.Accordion(label=options_header(*form)), panel.inputs, accordion,
                       api_visibility="private", queue=False)

@@ -1,8 +1,13 @@
-"""HTML for the score card and explain mode; every number comes from the core or space.explain."""
+"""HTML for the score card and explain mode; every number comes from the core or space.explain.
+
+Every BLEU score and precision is written on both scales (space.scales), so the page's one toggle
+shows all of them on 0–1 or on 0–100, this card and explain mode included.
+"""
 
 from __future__ import annotations
 
 import html
+import re
 from typing import AbstractSet, Any, Optional, Sequence
 
 from space.explain import (
@@ -17,35 +22,13 @@ from space.explain import (
 from bleukit.core import score
 
 from .options import describe, is_default
+# The scale's names stay importable from here too (score_tab and the tests import them from render).
+from .scales import SCALE_HOLDER, SCALE_JS, SCALE_PERCENT, SCALE_UNIT, both_scales, scaled, the_other_scale  # noqa: F401
 from .scoring import ScoredCorpus, sentence_options
 
 
 def _format(value: float, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
-
-
-SCALE_UNIT, SCALE_PERCENT = "0–1", "0–100"
-# The page's scale toggle (one choice, on the Score and Diversity tabs, remembered in localStorage): every
-# score is written on both scales, and data-bleu-scale on the page's tabs (always in the page, where a
-# tab's own elements appear only once it is opened) picks one for every view (CSS in style.py).
-SCALE_HOLDER = "#page-tabs"
-SCALE_JS = """(scale) => {
-  localStorage.setItem('bleu-scale', scale);
-  const page = document.querySelector('%s');
-  if (page) page.dataset.bleuScale = scale === '0–100' ? 'percent' : 'unit';
-}""" % SCALE_HOLDER
-
-
-def both_scales(value: float) -> str:
-    """A score on both scales, as the CLI prints them: 0–1 with 4 digits, or 0–100 with 2 (sacreBLEU's
-    -w 2); the page's scale toggle (data-bleu-scale on SCALE_HOLDER) shows one."""
-    return f'<span class="scale-unit">{_format(value)}</span><span class="scale-percent">{100 * value:.2f}</span>'
-
-
-def the_other_scale(value: float, percent_name: str = "the 0–100 scale") -> str:
-    """A card's line under its large number: the same score on the scale the toggle does not show."""
-    return (f'<span class="scale-unit">{100 * value:.2f} on {percent_name}</span>'
-            f'<span class="scale-percent">{_format(value)} on the 0–1 scale</span>')
 
 
 def bootstrap_mean_ci(result: dict) -> Optional[tuple]:
@@ -73,8 +56,7 @@ def sacrebleu_line(result: dict) -> str:
 
 
 def _mean_ci_both_scales(mean: float, ci: float) -> str:
-    return (f'<span class="scale-unit">μ = {mean:.4f} ± {ci:.4f}</span>'
-            f'<span class="scale-percent">μ = {100 * mean:.2f} ± {100 * ci:.2f}</span>')
+    return scaled(f"μ = {mean:.4f} ± {ci:.4f}", f"μ = {100 * mean:.2f} ± {100 * ci:.2f}")
 
 
 def score_html(scored: ScoredCorpus) -> str:
@@ -91,10 +73,13 @@ def score_html(scored: ScoredCorpus) -> str:
     mean_ci = bootstrap_mean_ci(result)
     if mean_ci is not None:
         samples, seed = scored.bootstrap
+        low, high = result["bleu_ci_low"], result["bleu_ci_high"]
         interval = (f'<div class="fact-wide"><span>bootstrap, {samples:,} resamples, seed {"none" if seed is None else seed}'
-                    f'</span><b id="bleu-interval" title="95% interval {_format(result["bleu_ci_low"])}–'
-                    f'{_format(result["bleu_ci_high"])}">{_mean_ci_both_scales(*mean_ci)}</b></div>')
-    precisions = " / ".join(f"{100 * p:.1f}" for p in result["precisions"])
+                    f'</span><b id="bleu-interval" title="95% interval {_format(low)}–{_format(high)} '
+                    f'({100 * low:.2f}–{100 * high:.2f})">{_mean_ci_both_scales(*mean_ci)}</b></div>')
+    # On 0–100 with sacreBLEU's one digit (its summary line's 59.9/34.0/...), on 0–1 as evaluate returns them.
+    precisions = scaled(" / ".join(_format(p) for p in result["precisions"]),
+                        " / ".join(f"{100 * p:.1f}" for p in result["precisions"]))
     changed = "" if is_default(scored.options) else ' <em class="options-changed">(not the defaults)</em>'
     return f"""
 <div class="bleu-card" id="bleu-score" data-bleu="{bleu!r}">
@@ -107,7 +92,7 @@ def score_html(scored: ScoredCorpus) -> str:
     <div class="bleu-facts">
       <div><span>segments</span><b>{len(scored):,}</b></div>
       <div><span>references / segment</span><b>{refs}</b></div>
-      <div class="fact-wide"><span>n-gram precisions (%)</span><b id="bleu-precisions">{precisions}</b></div>
+      <div class="fact-wide"><span>n-gram precisions{scaled("", " (%)")}</span><b id="bleu-precisions">{precisions}</b></div>
       <div><span>brevity penalty</span><b>{_format(result["brevity_penalty"])}</b></div>
       <div><span>length ratio c/r</span><b>{_format(result["length_ratio"])}</b></div>
       <div><span>hypothesis length c</span><b>{result["translation_length"]:,}</b></div>
@@ -120,6 +105,13 @@ def score_html(scored: ScoredCorpus) -> str:
 </div>"""
 
 
+def _bar_value(value: float, kind: str) -> str:
+    """A bar's number: a precision on both scales (the 0–1 one first, as `bar-value`), the brevity
+    penalty, a factor, as it is."""
+    percent = "" if kind == "brevity penalty" else f'<b class="bar-percent">{100 * value:.2f}</b>'
+    return f'<b class="bar-value">{value:.4f}</b>{percent}'
+
+
 def precision_chart_html(frame) -> str:
     """Bars for the modified precisions and the brevity penalty (a `precision_frame`), 0 to 1
     (up to the largest value when smoothing lifts one past 1)."""
@@ -127,7 +119,7 @@ def precision_chart_html(frame) -> str:
     bars = "".join(
         f'<div class="bar-row"><span class="bar-name">{html.escape(measure)}</span>'
         f'<div class="bar-track"><div class="bar bar-{"bp" if kind == "brevity penalty" else "p"}" '
-        f'style="width:{100 * max(0.0, value) / top:.2f}%"></div></div><b class="bar-value">{value:.4f}</b></div>'
+        f'style="width:{100 * max(0.0, value) / top:.2f}%"></div></div>{_bar_value(value, kind)}</div>'
         for measure, value, kind in frame.itertuples(index=False)
     )
     return f'<div class="bar-chart" role="img" aria-label="Modified n-gram precisions and brevity penalty"><div class="bar-caption">Modified n-gram precisions and brevity penalty</div>{bars}</div>'
@@ -180,6 +172,9 @@ def _order_table_html(table, weight: Optional[float], counted: bool = True) -> s
             f"{table.order}-grams ({hidden:,} hidden); the sums below count them all</td></tr>"
         )
     weight_note = "" if weight is None else f' <span class="weight">w = {weight:g}</span>'
+    precision = html.escape(precision_arithmetic(table))
+    if table.precision is not None:
+        precision = scaled(precision, html.escape(_on_percent(precision_arithmetic(table), table.precision)))
     return f"""
 <div class="ngram-table">
   <div class="ngram-title">{table.order}-grams{weight_note}</div>
@@ -188,8 +183,38 @@ def _order_table_html(table, weight: Optional[float], counted: bool = True) -> s
     <tbody>{''.join(rows)}</tbody>
     <tfoot><tr><td>sum</td><td>{table.total}</td><td></td><td><b>{table.clipped_total}</b></td></tr></tfoot>
   </table>
-  <div class="ngram-precision">{html.escape(precision_arithmetic(table))}</div>
+  <div class="ngram-precision">{precision}</div>
 </div>"""
+
+
+_LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?=\D*$)")
+
+
+def _on_percent(line: str, precision: float) -> str:
+    """explain's `p2 = 4/6 = 0.6667` (or `… → 0.1667 after smoothing`) with its precision, the line's last
+    number, on 0–100: `p2 = 4/6 = 66.67%`."""
+    return _LAST_NUMBER.sub(f"{100 * precision:.2f}%", line, count=1)
+
+
+def _short(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".") if value not in (0.0, 1.0) else f"{value:g}"
+
+
+def _percent_bleu_arithmetic(explanation: SegmentExplanation) -> str:
+    """explain's `BLEU = BP × p1^w1 × … = 0.4671` on 0–100. With weights summing to 1 (the usual case),
+    100·BLEU = BP × Π (100·p_n)^w_n, so the precisions are written on 0–100 too; other weights keep the
+    fractions and multiply by 100. The note after the sum, if any, is explain's."""
+    unit = bleu_arithmetic(explanation)
+    note = unit[unit.index("  ("):] if "  (" in unit else ""
+    result = explanation.score
+    used = [(n, p, w) for n, (p, w) in enumerate(zip(result.precisions, explanation.options.weights), start=1) if w > 0]
+    symbols = " × ".join(f"p{n}^{_short(w)}" for n, _, w in used)
+    bp, value = _short(result.brevity_penalty), f"{100 * result.bleu:.2f}"
+    if abs(sum(w for _, _, w in used) - 1.0) < 1e-9:
+        numbers = " × ".join(f"{100 * p:.2f}^{_short(w)}" for _, p, w in used)
+        return f"BLEU = BP × {symbols} = {bp} × {numbers} = {value}{note}"
+    numbers = " × ".join(f"{_short(p)}^{_short(w)}" for _, p, w in used)
+    return f"BLEU = 100 × BP × {symbols} = 100 × {bp} × {numbers} = {value}{note}"
 
 
 def explanation_html(explanation: SegmentExplanation, segment_number: int, corpus_line: str = "") -> str:
@@ -209,11 +234,15 @@ def explanation_html(explanation: SegmentExplanation, segment_number: int, corpu
             continue
         weight = options.weights[table.order - 1] if table.order <= options.max_order else None
         tables.append(_order_table_html(table, weight, explanation.counted))
-    steps = [precision_arithmetic(t) for t in explanation.tables[: options.max_order]]
+    orders = explanation.tables[: options.max_order]
+    steps = scaled(html.escape("   ".join(precision_arithmetic(t) for t in orders)),
+                   html.escape("   ".join(precision_arithmetic(t) if t.precision is None
+                                          else _on_percent(precision_arithmetic(t), t.precision) for t in orders)))
+    bleu = explanation.score.bleu
     return f"""
 <div class="explain" id="explain-view">
   <div class="explain-head">Segment {segment_number}: sentence BLEU
-    <b id="explain-bleu">{explanation.score.bleu:.4f}</b>
+    <b class="scale-unit" id="explain-bleu">{bleu:.4f}</b><b class="scale-percent">{100 * bleu:.2f}</b>
     <span class="explain-sig">{html.escape(describe(options))}</span>
   </div>
   {corpus_line}
@@ -226,10 +255,11 @@ def explanation_html(explanation: SegmentExplanation, segment_number: int, corpu
   <span class="legend"><span class="clip-full">fully matched</span><span class="clip-part">clipped</span><span class="clip-none">no match</span></span></p>
   <div class="ngram-grid">{''.join(tables)}</div>
   <div class="explain-steps">
-    <div><span>1 · modified precisions</span>{html.escape('   '.join(steps))}</div>
-    <div><span>2 · reference length</span>{html.escape(reference_length_choice(explanation))}</div>
-    <div><span>3 · brevity penalty</span>{html.escape(brevity_penalty_arithmetic(explanation))}</div>
-    <div><span>4 · BLEU</span>{html.escape(bleu_arithmetic(explanation))}</div>
+    <div><span class="step-label">1 · modified precisions</span>{steps}</div>
+    <div><span class="step-label">2 · reference length</span>{html.escape(reference_length_choice(explanation))}</div>
+    <div><span class="step-label">3 · brevity penalty</span>{html.escape(brevity_penalty_arithmetic(explanation))}</div>
+    <div><span class="step-label">4 · BLEU</span>{scaled(html.escape(bleu_arithmetic(explanation)),
+                                                        html.escape(_percent_bleu_arithmetic(explanation)))}</div>
   </div>
 </div>"""
 
@@ -243,7 +273,8 @@ def corpus_options_line(scored: ScoredCorpus, index: int, sentence_bleu: float) 
         f'<p class="explain-help explain-corpus">This is the Per segment table\'s number: sacreBLEU\'s '
         f"sentence-level settings (order 4, exp smoothing, effective order) on the corpus options' tokens. "
         f'With the corpus options ({html.escape(describe(scored.options))}) this segment alone scores '
-        f'<b id="explain-corpus-bleu">{alone:.4f}</b>{" (the same)" if same else ""}; corpus BLEU adds up every '
+        f'<b class="scale-unit" id="explain-corpus-bleu">{alone:.4f}</b><b class="scale-percent">{100 * alone:.2f}</b>'
+        f'{" (the same)" if same else ""}; corpus BLEU adds up every '
         "segment's counts before dividing, so it is not an average of either number.</p>"
     )
 

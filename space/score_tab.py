@@ -132,7 +132,9 @@ def build_score_tab() -> gr.Radio:
             label="Examples from the BLEU tutorials: one click loads and scores (with the options it shows)",
             examples_per_page=8, api_visibility="private",
         )
-    examples.load_input_event.then(run_example, [stored, predictions_box, references_box, *options.inputs],
+    # Every option the tab shows, the bootstrap boxes included: an example scores as Score would.
+    examples.load_input_event.then(run_example, [stored, predictions_box, references_box, *options.inputs,
+                                                 bootstrap_samples, bootstrap_seed],
                                    [input_tabs, source, *score_outputs], **PRIVATE)
     with input_column:
         gr.Markdown(FORMAT_HELP, elem_id="format-help")

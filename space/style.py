@@ -3,11 +3,22 @@
 The theme is Gradio's Soft with indigo/emerald, darkened where its defaults miss WCAG's 4.5:1
 contrast (grey help text, label chips, tabs, the Score button, links); axe-core checks it in
 tests/test_app_browser.py.
+
+The body font is IBM Plex Sans, regular and bold, from Gradio's own static files (served with the page,
+offline), not Soft's Montserrat: Gradio ships Montserrat Alternates under the name
+static/fonts/Montserrat/Montserrat-Regular.woff2 (its name table says "Montserrat Alternates"), whose
+E is an epsilon, so all regular text read "BLƐU"; only the bold file is Montserrat. Gradio's 600
+("SemiBold") files of IBM Plex Sans and Mono are small subsets (no digits or % in the mono one: explain
+mode's precision lines came out in two fonts), so only 400 and 700 are declared, and 600 (labels, those
+lines) is drawn with the full 700.
 """
 
 import gradio as gr
 
-THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="emerald").set(
+BODY_FONT = (gr.themes.LocalFont("IBM Plex Sans", weights=(400, 700)), "ui-sans-serif", "system-ui", "sans-serif")
+MONO_FONT = (gr.themes.LocalFont("IBM Plex Mono", weights=(400, 700)), "ui-monospace", "Consolas", "monospace")
+
+THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="emerald", font=BODY_FONT, font_mono=MONO_FONT).set(
     color_accent="*primary_700",
     body_text_color_subdued="*neutral_600",
     block_label_text_color="*primary_800",
@@ -70,7 +81,7 @@ CSS = """
 .ngram-precision { margin-top: 0.4rem; font-weight: 600; font-family: var(--font-mono); font-size: 0.85rem; }
 .explain-steps { margin-top: 1rem; display: flex; flex-direction: column; gap: 0.45rem; font-family: var(--font-mono); font-size: 0.86rem; }
 .explain-steps div { padding: 0.45rem 0.7rem; border-radius: 8px; background: var(--background-fill-secondary); white-space: pre-wrap; }
-.explain-steps span { display: block; font-family: var(--font-sans); font-size: 0.72rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--body-text-color-subdued); }
+.explain-steps .step-label { display: block; font-family: var(--font-sans); font-size: 0.72rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--body-text-color-subdued); }
 #score-button { font-size: 1.1rem; }
 .paste-note { border-left: 4px solid #dc2626; background: rgba(220,38,38,0.08); padding: 0.5rem 0.8rem; border-radius: 6px; margin: 0.4rem 0 0; }
 """
@@ -107,6 +118,9 @@ CSS += """
 .scale-percent { display: none; }
 [data-bleu-scale="percent"] .scale-percent { display: inline; }
 [data-bleu-scale="percent"] .scale-unit { display: none; }
+.bar-percent { display: none; }
+[data-bleu-scale="percent"] .bar-percent { display: block; }
+[data-bleu-scale="percent"] .bar-value:has(+ .bar-percent) { display: none; }
 #sacrebleu-line textarea, #sacrebleu-line input { font-family: var(--font-mono); }
 """
 
@@ -138,23 +152,31 @@ CSS += """
 CSS += """
 .ci-plot { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 0.6rem 0.8rem; }
 .ci-caption { font-size: 0.85rem; color: var(--body-text-color-subdued); margin-bottom: 0.4rem; }
-.ci-row { display: grid; grid-template-columns: minmax(90px, 22%) 1fr minmax(150px, auto); gap: 0.6rem; align-items: center; margin: 0.3rem 0; }
+.ci-grid { display: grid; grid-template-columns: minmax(90px, 22%) minmax(0, 1fr) max-content; gap: 0.6rem;
+  align-items: center; }
+.ci-row { display: contents; }
 .ci-name { font-family: var(--font-mono); font-size: 0.85rem; overflow-wrap: anywhere; }
 .ci-track { position: relative; height: 18px; background: var(--background-fill-secondary); border-radius: 4px; }
 .ci-bar { position: absolute; top: 4px; height: 10px; background: rgba(67,56,202,0.35); border: 1px solid #4338ca; border-radius: 3px; box-sizing: border-box; }
 .ci-dot { position: absolute; top: 0; width: 3px; height: 18px; margin-left: -1.5px; background: #111827; }
 .ci-label { font-variant-numeric: tabular-nums; font-size: 0.85rem; }
-.ci-axis-row { margin-top: 0; }
-.ci-axis { position: relative; height: 1.3rem; border-top: 1px solid var(--body-text-color-subdued); }
+.ci-axis { position: relative; height: 1.3rem; border-top: 1px solid var(--body-text-color-subdued); margin-top: -0.3rem; }
 .ci-tick { position: absolute; top: 0; transform: translateX(-50%); font-size: 0.75rem; font-variant-numeric: tabular-nums; color: var(--body-text-color-subdued); padding-top: 2px; }
 .ci-tick::before { content: ""; position: absolute; top: -1px; left: 50%; height: 5px; border-left: 1px solid var(--body-text-color-subdued); }
-@media (max-width: 600px) { .ci-row { grid-template-columns: 1fr; gap: 0.15rem; } .ci-axis-row > span { display: none; } }
+@media (max-width: 600px) {
+  .ci-grid { grid-template-columns: minmax(0, 1fr); row-gap: 0.15rem; }
+  .ci-name { margin-top: 0.45rem; }
+  .ci-axis-row > span { display: none; }
+}
 .compare-signature { font-family: var(--font-mono); font-size: 0.8rem; overflow-wrap: anywhere; }
 .diff-caption { font-size: 0.9rem; }
 .diff-scroll { list-style: none; padding: 0 0.3rem 0 0; margin: 0; max-height: 640px; overflow-y: auto; }
+.compare-scroll { max-width: 100%; overflow-x: auto; }
 .compare-results { width: 100%; border-collapse: collapse; font-size: 0.9rem; font-variant-numeric: tabular-nums; }
 .compare-results th { text-align: left; font-size: 0.8rem; color: var(--body-text-color-subdued); border-bottom: 2px solid var(--border-color-primary); padding: 0.3rem; }
-.compare-results td { border-bottom: 1px solid var(--border-color-primary); padding: 0.3rem; overflow-wrap: anywhere; }
+.compare-results td { border-bottom: 1px solid var(--border-color-primary); padding: 0.3rem; }
+.compare-results th, .compare-results td { white-space: nowrap; }
+@media (max-width: 600px) { .compare-results { font-size: 0.85rem; } .compare-results td:first-child { font-size: 0.8rem; } }
 .compare-results td:first-child { font-family: var(--font-mono); font-size: 0.85rem; }
 .diff-row { border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 0.45rem 0.65rem; margin: 0.45rem 0; }
 .diff-head { display: flex; flex-wrap: wrap; gap: 0.3rem 0.8rem; align-items: baseline; }
@@ -174,7 +196,7 @@ CSS += """
 .bar { height: 100%; border-radius: 7px; }
 .bar-p { background: #4f46e5; }
 .bar-bp { background: #047857; }
-.bar-value { font-variant-numeric: tabular-nums; text-align: right; font-size: 0.9rem; }
+.bar-value, .bar-percent { font-variant-numeric: tabular-nums; text-align: right; font-size: 0.9rem; }
 """
 
 # Gradio's "upload more" button on a file field that already holds files is a button inside a button
@@ -182,4 +204,11 @@ CSS += """
 # hidden: a field's x clears it, and the next upload replaces the files (space/uploads.py).
 CSS += """
 .icon-button-wrapper .icon-button:has(.upload-container) { display: none; }
+"""
+
+# The Score tab's first screen: the examples come right under the Score button (the paste box's placeholder
+# says "click an example below"; at 1280x800 they started below the fold), the limits and the format help
+# after the options. Visual order only: none of them holds a control, so the focus order is unchanged.
+CSS += """
+#limits, #format-help { order: 1; }
 """

@@ -129,9 +129,11 @@ def test_bad_input_comes_back_as_the_pages_message(client, arguments, message):
 
 
 def test_a_path_outside_the_upload_folder_is_refused(app_url):
-    """A caller cannot make /score read a server file by naming its path: Gradio moves only uploads
-    into its cache. The same request with an uploaded file is answered (the control)."""
+    """A caller cannot make /score read a server file by naming its path: only uploads are read, and
+    the refusal says what was refused and what to pass (space/api_guard.py; it was `"error": null`).
+    The same request with an uploaded file is answered (the control)."""
     import json
+    import urllib.error
     import urllib.request
 
     def call(path):
@@ -140,10 +142,13 @@ def test_a_path_outside_the_upload_folder_is_refused(app_url):
                 None, "closest", False, False, 0, 12345]
         request = urllib.request.Request(f"{app_url}gradio_api/call/score", data=json.dumps({"data": data}).encode(),
                                          headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=30) as response:
-            event = json.loads(response.read())["event_id"]
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                event = json.loads(response.read())["event_id"]
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
         with urllib.request.urlopen(f"{app_url}gradio_api/call/score/{event}", timeout=30) as response:
-            return response.read().decode()
+            return 200, response.read().decode()
 
     form = (b'--x\r\nContent-Disposition: form-data; name="files"; filename="h.txt"\r\n'
             b"Content-Type: text/plain\r\n\r\na\n\r\n--x--\r\n")
@@ -151,7 +156,9 @@ def test_a_path_outside_the_upload_folder_is_refused(app_url):
                                      headers={"Content-Type": "multipart/form-data; boundary=x"})
     with urllib.request.urlopen(request, timeout=30) as response:
         uploaded = json.loads(response.read())[0]
-    answered = call(uploaded)
-    assert "event: complete" in answered and '"precisions": [1.0, 0.0, 0.0, 0.0]' in answered
-    refused = call("/etc/hostname")
-    assert "event: error" in refused and "precisions" not in refused
+    status, answered = call(uploaded)
+    assert status == 200 and "event: complete" in answered and '"precisions": [1.0, 0.0, 0.0, 0.0]' in answered
+    status, refused = call("/etc/hostname")
+    assert status == 422 and refused["detail"][0]["parameter_name"] == "hypothesis_file"
+    assert refused["detail"][0]["message"].startswith("the server path '/etc/hostname' is refused")
+    assert "handle_file" in refused["detail"][0]["message"]

@@ -58,6 +58,7 @@ def test_compare_is_readable_with_a_chosen_baseline(app_url, browser, viewport):
     systems = {name: wmt17_lines(name) for name in FOUR}  # skips where ../shared/data is absent
     reference = wmt17_lines("newstest2017-ende.ref.de")
     page = open_page(browser, app_url, viewport)
+    page.locator("#scale-toggle").get_by_label("0–100").check()  # the page's scale: sacreBLEU's, as --paired-bs prints
     open_compare(page)
     upload(page, "#compare-system-files", [WMT17 / name for name in FOUR])
     upload(page, "#compare-reference-files", [WMT17_REFERENCE])
@@ -98,7 +99,7 @@ def test_compare_is_readable_with_a_chosen_baseline(app_url, browser, viewport):
     top = max(range(len(gaps)), key=lambda i: (abs(gaps[i]), -i))
     first = page.locator("#compare-diff-list .diff-row").first
     head = first.locator(".diff-head").inner_text()
-    assert f"segment {top + 1:,}" in head and f"{gaps[top]:+.4f}" in head
+    assert f"segment {top + 1:,}" in head and f"{100 * gaps[top]:+.2f}" in head  # on the page's 0–100
     labels = first.locator(".diff-label").all_inner_texts()
     texts = first.locator(".diff-text").evaluate_all("rows => rows.map(row => row.lastChild.textContent)")
     assert [label.lower() for label in labels] == ["reference", "online-b.0.de", other.lower()]

@@ -80,7 +80,7 @@ def test_a_session_keeps_statistics_rows_not_texts():
     scored = stored(score_text("\n".join(hypothesis), "\n".join(reference))["state"])
     assert not any(isinstance(value, (list, str)) for value in vars(scored).values())
     assert store.memory_bytes(scored) < 400_000  # 3,004 segments: rows and offsets, about 0.35 MB
-    assert store.disk_bytes(scored) == sum(len(line.encode()) for line in hypothesis + reference)
+    assert scored.texts.disk_bytes == sum(len(line.encode()) for line in hypothesis + reference)
     assert scored.segment(1244) == (hypothesis[1244], [reference[1244]])
 
 

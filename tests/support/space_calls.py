@@ -41,11 +41,15 @@ def run_compare(systems_text, references_text, method="bootstrap", samples=None,
 
 
 def html_table(page):
-    """The rows of an HTML table as a DataFrame of its cell texts."""
+    """The rows of an HTML table as a DataFrame of its cell texts (a score written on both scales reads on
+    sacreBLEU's 0–100: the cell's 0–1 copy is left out)."""
     import pandas as pd
 
+    def text(cell):
+        return html.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<span class="scale-unit">.*?</span>', "", cell)))
+
     def cells(row, tag):
-        return [html.unescape(cell) for cell in re.findall(rf"<{tag}>(.*?)</{tag}>", row)]
+        return [text(cell) for cell in re.findall(rf"<{tag}>(.*?)</{tag}>", row)]
 
     rows = re.findall(r"<tr>(.*?)</tr>", page)
     return pd.DataFrame([cells(row, "td") for row in rows[1:]], columns=cells(rows[0], "th")) if rows else pd.DataFrame()
