@@ -334,6 +334,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.check_p95 is not None and p95 > args.check_p95:
         print(f"FAIL: p95 {p95:.2f} s > {args.check_p95:.2f} s")
         return 1
+    if args.check_p95 is not None:
+        print(f"goal met: p95 {p95:.2f} s <= {args.check_p95:.2f} s")
     return 0
 
 

@@ -241,6 +241,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 print(f"FAIL: RSS grew {settled - fresh:.0f} MB (limit {args.check_growth_mb:g}) and/or {len(left)} "
                       "file(s) left")
                 failed = True
+            elif args.check_growth_mb is not None:
+                print(f"goal met: RSS grew {settled - fresh:.0f} MB (limit {args.check_growth_mb:g}), no file left")
     finally:
         server.terminate()
         server.wait(timeout=15)

@@ -142,3 +142,16 @@ def test_every_docs_page_is_linked_from_the_card_and_every_link_resolves():
         text = source.read_text(encoding="utf-8")
         for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
             assert (source.parent / target).resolve().exists(), f"{source.name} links to a missing {target}"
+
+
+def test_every_file_the_docs_name_exists():
+    """The manual points at tests, benchmarks and modules by path; a path that moved (the tests
+    went into folders by job) leaves a reader with nothing to open."""
+    repo = REPO
+    missing = []
+    for page in [repo / "README.md", *sorted((repo / "docs").glob("*.md"))]:
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for path in re.findall(r"(?<![\w/.])((?:tests|bench|bleukit|space)/[\w/]+\.py)\b", line):
+                if not (repo / path).exists():
+                    missing.append(f"{page.name}:{number}: {path}")
+    assert not missing, "\n".join(missing)
