@@ -243,3 +243,22 @@ def assert_import_lines_safe_for_evaluate(path: Path) -> None:
         if line.startswith(("import ", "from ")):
             assert "," not in line.split(" import ")[0], f"several modules on one line: {line}"
             assert "#" not in line or line.endswith("# From: bleukit"), line
+
+
+@pytest.fixture(scope="session")
+def spm_home(tmp_path_factory):
+    """A $SACREBLEU folder whose models/ holds a small SentencePiece model under each of sacreBLEU's
+    file names (trained here, once for the session; None without sentencepiece). Used by the
+    tokenizer, CLI and Space tests of sacreBLEU's language tokenizers."""
+    from language_models import train_spm_models
+
+    return train_spm_models(tmp_path_factory)
+
+
+@pytest.fixture
+def models_here(spm_home, monkeypatch):
+    """Point this module ($SACREBLEU) and sacreBLEU (its SACREBLEU_DIR, read at import) at the models."""
+    from language_models import point_at_models
+
+    point_at_models(spm_home, monkeypatch)
+    return spm_home

@@ -1,7 +1,7 @@
 """The command line with sacreBLEU's other tokenizers: `-tok ja-mecab` in both grammars, `-l SRC-TGT`.
 
 Oracle: the real `sacrebleu` command line on the same files (its JSON and text output), with the
-SentencePiece models of tests/test_language_tokenizers.py in a $SACREBLEU folder that both read.
+SentencePiece models of tests/conftest.py's `models_here` in a $SACREBLEU folder that both read.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ import pytest
 
 from bleukit.core import compute_bleu
 from cjk_corpus import JAPANESE, KOREAN
-from test_cli_paired import assert_same_paired_json
-from test_cli_sacrebleu import assert_same_json, assert_same_text, ours, sacrebleu_cli
-from test_language_tokenizers import models_here, skip_without, spm_home  # noqa: F401 (fixtures)
+from cli_runs import assert_same_json, assert_same_paired_json, assert_same_text, ours, sacrebleu_cli
+from language_models import skip_without
 
 
 @pytest.fixture()

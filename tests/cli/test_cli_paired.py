@@ -12,27 +12,14 @@ import re
 import pytest
 
 from bleukit.significance.compare import compare
+from cli_runs import HYPOTHESES, REFERENCES_1, REFERENCES_2, assert_same_paired_json, ours, sacrebleu_cli
 from conftest import WMT17, WMT17_REFERENCE
-from test_cli_sacrebleu import HYPOTHESES, REFERENCES_1, REFERENCES_2, ours, sacrebleu_cli
 
 WMT17_SYSTEMS = ["C-3MA.4959.de", "FBK.4870.de", "KIT.4950.de"]
 
 
 def wmt17_paths() -> list:
     return [WMT17 / name for name in WMT17_SYSTEMS]
-
-
-def assert_same_paired_json(mine: str, theirs: str) -> None:
-    mine_rows, theirs_rows = json.loads(mine), json.loads(theirs)
-    assert [row["system"] for row in mine_rows] == [row["system"] for row in theirs_rows]
-    for mine_row, theirs_row in zip(mine_rows, theirs_rows):
-        assert mine_row["BLEU"]["p_value"] == theirs_row["BLEU"]["p_value"]
-        assert mine_row["BLEU"]["score"] == pytest.approx(theirs_row["BLEU"]["score"], rel=1e-12)
-        for key in ("mean", "ci"):  # sums of resampled scores: equal to about 1e-7 (float rounding order)
-            if theirs_row["BLEU"][key] is None:
-                assert mine_row["BLEU"][key] is None
-            else:
-                assert mine_row["BLEU"][key] == pytest.approx(theirs_row["BLEU"][key], abs=1e-6)
 
 
 @pytest.mark.parametrize("options", [["-pbs", "--paired-bs-n", "100"], ["-par", "--paired-ar-n", "100"]],

@@ -13,11 +13,11 @@ import re
 
 import pytest
 
-from conftest import REPO, WMT17, WMT17_REFERENCE
-from test_cli_sacrebleu import (
+from cli_runs import (
     HYPOTHESES, REFERENCES_1, REFERENCES_2, assert_same_json, assert_same_text, ours, run, sacrebleu_cli,
     signature_fields,
 )
+from conftest import REPO, WMT17, WMT17_REFERENCE
 
 CLI = ["-m", "bleukit"]
 SIGNATURE_LINE = re.compile(r"^ - BLEU {7}(\S+)$", flags=re.M)

@@ -31,7 +31,7 @@ import pytest
 
 from bleukit.core import compute_bleu
 from conftest import REPO
-from test_cli_imports import requirement_names, third_party_imports
+from requirements_and_imports import requirement_names, third_party_imports
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 SCRIPTS = ["bleu_comparison.py", "bleu_metric.py"]  # the evaluate scripts: the only top-level modules

@@ -8,10 +8,6 @@ bootstrap means and intervals to 1e-12 (the resampled scores use NumPy's log and
 
 from __future__ import annotations
 
-import logging
-import math
-import random
-
 import numpy as np
 import pytest
 
@@ -21,71 +17,10 @@ import bleukit.significance.paired as bleu_significance
 from bleukit.significance.compare import compare
 from bleukit.core import bootstrap_sums
 from conftest import wmt17_lines
+from sacrebleu_oracles import assert_like_sacrebleu, sacrebleu_paired
+from synthetic_systems import synthetic_corpus
 
 WMT17_SYSTEMS = ["online-B.0.de", "uedin-nmt.4722.de", "KIT.4950.de", "xmu.4910.de"]
-
-
-def sacrebleu_paired(named_systems, references, method, samples, confidence_samples=-1, seed=12345,
-                     monkeypatch=None, **bleu_options):
-    """sacreBLEU's PairedTest, answering per system: (bleu, p_value, mean, ci) in our 0..1 units.
-
-    `references` are grouped per segment as ours are; sacreBLEU takes parallel reference streams.
-    """
-    from sacrebleu.metrics import BLEU
-    from sacrebleu.significance import PairedTest
-
-    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
-    if monkeypatch is not None:
-        monkeypatch.setenv("SACREBLEU_SEED", str(seed))
-    grouped = [[r] if isinstance(r, str) else list(r) for r in references]
-    streams = [[group[k] for group in grouped] for k in range(len(grouped[0]))]
-    metric = BLEU(references=streams, **bleu_options)
-    test = PairedTest(list(named_systems), {"BLEU": metric}, None, test_type=method, n_samples=samples,
-                      n_ar_confidence=confidence_samples)
-    _, scores = test()
-    scale = lambda v: None if v is None else v / 100  # noqa: E731
-    return [(r.score / 100, r.p_value, scale(r.mean), scale(r.ci)) for r in scores["BLEU"]]
-
-
-def assert_like_sacrebleu(ours, expected):
-    for system, (bleu, p_value, mean, ci) in zip(ours["systems"], expected, strict=True):
-        assert math.isclose(system["bleu"], bleu, rel_tol=1e-10), (system["name"], system["bleu"], bleu)
-        assert system["p_value"] == p_value, (system["name"], system["p_value"], p_value)
-        if mean is None:
-            assert system["mean"] is None and system["ci"] is None
-        else:
-            assert math.isclose(system["mean"], mean, rel_tol=1e-12), (system["name"], system["mean"], mean)
-            assert math.isclose(system["ci"], ci, rel_tol=1e-12), (system["name"], system["ci"], ci)
-
-
-def synthetic_corpus(segments=400, seed=7):
-    """A reference, a second reference and five systems that corrupt it at different rates, so
-    some differences are significant and some are not. Always present (generated here)."""
-    rng = random.Random(seed)
-    vocabulary = [f"w{k}" for k in range(150)]
-    reference, second = [], []
-    for _ in range(segments):
-        words = [rng.choice(vocabulary) for _ in range(rng.randint(4, 22))]
-        reference.append(" ".join(words))
-        second.append(" ".join(w if rng.random() > 0.2 else rng.choice(vocabulary) for w in words))
-
-    def system(rate, system_seed):
-        noise = random.Random(system_seed)
-        lines = []
-        for line in reference:
-            words = [w if noise.random() > rate else noise.choice(vocabulary) for w in line.split()]
-            if noise.random() < 0.15:
-                words = words[: max(1, len(words) - 3)]
-            lines.append(" ".join(words))
-        return lines
-
-    base, other, worse = system(0.30, 1), system(0.30, 2), system(0.40, 4)
-    half = segments // 2
-    systems = {"base": base,
-               "close": [o if k % 5 == 0 else b for k, (b, o) in enumerate(zip(base, other))],
-               "closer": [o if k % 7 == 3 else b for k, (b, o) in enumerate(zip(base, other))],
-               "worse": worse, "better": system(0.25, 5), "mixed": base[:half] + worse[half:]}
-    return systems, reference, second
 
 
 @pytest.fixture(scope="module")

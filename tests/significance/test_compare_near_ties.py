@@ -18,6 +18,7 @@ import pytest
 import bleukit.significance.paired as bleu_significance
 from bleukit.significance.compare import compare
 from conftest import wmt17_lines
+from synthetic_systems import checkpoints, random_sentence
 
 ONE_SEGMENT = ({"A": ["sat the sat on cat a the sat"], "B": ["the sat mat mat the"]},
                ["on is is ran mat the mat cat dog"])
@@ -51,10 +52,6 @@ def ours(systems, reference, method, samples, smooth="exp", **kwargs):
     return [(system["p_value"], system["ties"]) for system in result["systems"][1:]]
 
 
-def random_sentence(rng: random.Random, vocabulary: list) -> str:
-    return " ".join(rng.choice(vocabulary) for _ in range(rng.randint(3, 12)))
-
-
 def issue_pairs(count: int = 60):
     """The issue's reproduction: 60 random segments from a 40-word vocabulary; system B is system A
     with 1 to 6 segments drawn again."""
@@ -67,23 +64,6 @@ def issue_pairs(count: int = 60):
         for index in rng.sample(range(60), rng.randint(1, 6)):
             second[index] = random_sentence(rng, vocabulary)
         yield {"A": first, "B": second}, reference
-
-
-def checkpoints(changed: int, seed: int, segments: int = 80):
-    """Two checkpoints of one model: noisy copies of the reference (4-gram matches, so unsmoothed BLEU
-    is not 0) that differ in `changed` segments."""
-    rng = random.Random(seed)
-    vocabulary = [f"w{k}" for k in range(30)]
-    reference = [random_sentence(rng, vocabulary) for _ in range(segments)]
-
-    def noisy(line: str) -> str:
-        return " ".join(word if rng.random() > 0.25 else rng.choice(vocabulary) for word in line.split())
-
-    first = [noisy(line) for line in reference]
-    second = list(first)
-    for index in rng.sample(range(segments), changed):
-        second[index] = noisy(reference[index])
-    return {"A": first, "B": second}, reference
 
 
 def test_the_issues_sixty_pairs_equal_sacrebleu(monkeypatch):

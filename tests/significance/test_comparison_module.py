@@ -10,7 +10,8 @@ import pytest
 
 from bleukit.significance.compare import compare
 from conftest import REPO, assert_import_lines_safe_for_evaluate, run_with_network_refused, wmt17_lines
-from test_compare import assert_like_sacrebleu, sacrebleu_paired, synthetic_corpus
+from sacrebleu_oracles import assert_like_sacrebleu, sacrebleu_paired
+from synthetic_systems import synthetic_corpus
 
 COMPARISON_PATH = REPO / "bleu_comparison.py"
 

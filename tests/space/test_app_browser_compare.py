@@ -19,6 +19,7 @@ from browser_support import (
     ARTIFACTS,
     VIEWPORTS,
     axe_violations,
+    compare_and_wait,
     needs_axe,
     no_horizontal_overflow,
     open_page,
@@ -39,16 +40,6 @@ def choose(page, elem_id: str, option: str) -> None:
 def open_compare(page) -> None:
     page.get_by_role("tab", name="Compare", exact=True).click()
     page.get_by_role("tab", name="Upload system files").click()
-
-
-def compare_and_wait(page) -> None:
-    before = page.evaluate("() => document.querySelector('#compare-caption')?.innerText || ''")
-    page.locator("#compare-button").click()
-    # Done: the caption's progress tracker is hidden again and the caption is a new one.
-    page.wait_for_function("(before) => { const c = document.querySelector('#compare-caption');"
-                           " const busy = !c.querySelector('[data-testid=\"status-tracker\"]').classList.contains('hide');"
-                           " return !busy && c.innerText !== before && c.innerText.includes('Signature'); }",
-                           arg=before, timeout=90000)
 
 
 @VIEWPORTS

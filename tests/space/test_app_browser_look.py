@@ -19,39 +19,18 @@ import re
 
 import pytest
 
-from browser_support import ARTIFACTS, PHONE, no_horizontal_overflow, open_page, upload
+from browser_support import (
+    ARTIFACTS, PHONE, SCALES, compare_and_wait, no_horizontal_overflow, open_page, set_scale, upload,
+)
 from conftest import WMT17_REFERENCE, wmt17_lines
 
 SYSTEMS = ["uedin-nmt.4722.de", "KIT.4950.de", "LIUM-NMT.4900.de"]
-SCALES = {"0–1": "unit", "0–100": "percent"}
-
-
-def compare_and_wait(page) -> None:
-    """Press Compare systems and wait for the new caption (the test is done)."""
-    before = page.evaluate("() => document.querySelector('#compare-caption')?.innerText || ''")
-    page.locator("#compare-button").click()
-    page.wait_for_function("(before) => { const c = document.querySelector('#compare-caption');"
-                           " const busy = !c.querySelector('[data-testid=\"status-tracker\"]').classList.contains('hide');"
-                           " return !busy && c.innerText !== before && c.innerText.includes('Signature'); }",
-                           arg=before, timeout=90000)
-
-
 def paste_and_compare(page, names=SYSTEMS, lines: int = 200) -> None:
     """Paste `lines` segments of each WMT17 system and the reference on the Compare tab, and compare."""
     page.get_by_role("tab", name="Compare", exact=True).click()
     page.locator("#compare-systems textarea").fill("\n===\n".join("\n".join(wmt17_lines(n)[:lines]) for n in names))
     page.locator("#compare-references textarea").fill("\n".join(wmt17_lines("newstest2017-ende.ref.de")[:lines]))
     compare_and_wait(page)
-
-
-def set_scale(page, scale: str, back_to: str | None = None) -> None:
-    """Flip the page's Scale toggle (on the Score tab) to `scale`, then open the tab `back_to`."""
-    page.get_by_role("tab", name="Score", exact=True).click()
-    page.locator("#scale-toggle").get_by_label(scale, exact=True).check()
-    page.wait_for_function("(p) => (document.querySelector('#page-tabs').dataset.bleuScale || 'unit') === p",
-                           arg=SCALES[scale])
-    if back_to:
-        page.get_by_role("tab", name=back_to, exact=True).click()
 
 
 # ------------------------------------------------------------------ 1. the plot's axis

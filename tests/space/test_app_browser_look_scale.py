@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import re
 
-from browser_support import ARTIFACTS, open_page
+from browser_support import ARTIFACTS, compare_and_wait, open_page, set_scale
 from bleukit.core import compute_bleu
 from conftest import wmt17_lines
-from test_app_browser_look import compare_and_wait, set_scale
 
 UEDIN, KIT = wmt17_lines("uedin-nmt.4722.de"), wmt17_lines("KIT.4950.de")
 REFERENCE = wmt17_lines("newstest2017-ende.ref.de")

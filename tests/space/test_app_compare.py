@@ -90,7 +90,7 @@ def test_compare_tab_shows_the_ties_and_counts_them_when_asked():
     AR, 10,000 trials, strict p-value 0.068 with 1,838 ties, conservative 0.252). The table says how
     many trials tied; the Count ties box gives compare(count_ties=True)'s p-value and signature."""
     from bleukit.significance.compare import compare
-    from test_compare_near_ties import checkpoints
+    from synthetic_systems import checkpoints
 
     systems, reference = checkpoints(6, 0)
     pasted = "\n".join(systems["A"]) + "\n===\n" + "\n".join(systems["B"])
@@ -139,7 +139,8 @@ def test_interval_plot_fits_its_axis_to_the_systems_and_has_ticks():
     rows = [{"name": n, "bleu": b, "mean": b, "ci": 0.0065, "p_value": None}
             for n, b in [("A", 0.2600), ("B", 0.2620), ("C", 0.2640), ("D", 0.2660)]]
     plot = compare_view.interval_html({"systems": rows})
-    ticks = [float(value) for value in re.findall(r'class="ci-tick" style="left:[\d.]+%">([\d.]+)<', plot)]
+    ticks = [float(value) for value in  # each tick on both scales: read the 0–100 one
+             re.findall(r'class="ci-tick" style="left:[\d.]+%">.*?<span class="scale-percent">([\d.]+)<', plot)]
     assert len(ticks) >= 3 and ticks[0] > 20 and ticks[-1] < 30  # not 0 to 100
     dots = [float(x) for x in re.findall(r'class="ci-dot" style="left:([\d.]+)%"', plot)]
     assert dots == sorted(dots) and min(b - a for a, b in zip(dots, dots[1:])) > 8  # 0.2 apart: 8% of the track

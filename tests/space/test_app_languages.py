@@ -12,9 +12,9 @@ pytest.importorskip("gradio", reason="the demo's tests need gradio (requirements
 import bleukit.tokenizers.registry as bleu_tokenizers  # noqa: E402
 from bleukit.core import compute_bleu  # noqa: E402
 from cjk_corpus import JAPANESE, KOREAN, predictions_and_references  # noqa: E402
+from language_models import skip_without  # noqa: E402
 from space import options  # noqa: E402
 from space_calls import run_compare, score_text  # noqa: E402
-from test_language_tokenizers import models_here, skip_without, spm_home  # noqa: E402, F401 (fixtures)
 
 
 def form(tokenizer: str) -> tuple:

