@@ -97,6 +97,38 @@ def light_session_states() -> bool:
     return True
 
 
+def atomic_session_creation() -> bool:
+    """A session's SessionState made once, however many of its first events arrive at once.
+
+    Gradio's `StateHolder.__getitem__` checks for the session and then makes its state without a
+    lock, so two first events of one tab running at once (an upload's change and a tab's select,
+    both unqueued, or two queued events with a concurrency limit above 1) can each make one: the
+    later replaces the earlier, and a state the earlier event wrote (the Compare tab's source: files)
+    is lost. The Compare tab then read the pasted text ("found 0" systems) now and then under load.
+    Returns whether this Gradio's StateHolder is now so (False where it has no such method or lock)."""
+    try:
+        from gradio.state_holder import SessionState, StateHolder
+    except ImportError:
+        return False
+    with _patch_lock:
+        original = StateHolder.__getitem__
+        if getattr(original, "_bleu_atomic", False):
+            return True
+
+        @functools.wraps(original)
+        def getitem(self: Any, session_id: str) -> Any:
+            lock, data = getattr(self, "lock", None), getattr(self, "session_data", None)
+            if lock is not None and data is not None and session_id not in data:
+                with lock:
+                    if session_id not in data:
+                        data[session_id] = SessionState(self.blocks)
+            return original(self, session_id)
+
+        getitem._bleu_atomic = True  # type: ignore[attr-defined]
+        StateHolder.__getitem__ = getitem
+    return True
+
+
 def release_session(blocks: Any, session_hash: Optional[str]) -> None:
     """Everything the server holds for one session, released now: its states' delete callbacks (the
     store's entries they name), any other entry the session put in the store, Gradio's SessionState."""
@@ -120,8 +152,9 @@ def release_session(blocks: Any, session_hash: Optional[str]) -> None:
 
 def manage_sessions(demo: Any) -> Any:
     """Wire the page's session memory rules into `demo` (once, after it is built; app.py does it):
-    light session states, and release a session when its tab closes. Returns the demo."""
+    light session states made once each, and release a session when its tab closes. Returns the demo."""
     light_session_states()
+    atomic_session_creation()
     if getattr(demo, "_bleu_sessions_managed", False):
         return demo
 

@@ -175,3 +175,48 @@ def test_the_memory_benchmark_bounded():
     and Gradio's copies of the downloads, stayed behind)."""
     assert app_sessions.main(["--sessions", "12", "--every", "4", "--lines", "20000", "--settle", "3",
                               "--check-growth-mb", "150"]) == 0
+
+
+def test_a_tabs_first_events_at_once_make_one_session_state(monkeypatch):
+    """Gradio made a new session's state without a lock: two first events of one tab at once each
+    made one, the later replacing the earlier, and what the earlier wrote was lost (the Compare
+    tab's source, so uploaded systems compared as "found 0"). With atomic_session_creation every
+    event gets the same state. Made slow here (as a loaded server is) so the threads overlap."""
+    import threading
+
+    from gradio.state_holder import SessionState, StateHolder
+
+    from space.session_memory import atomic_session_creation
+
+    slow_init = SessionState.__init__
+
+    def slow(self, blocks):
+        time.sleep(0.02)
+        slow_init(self, blocks)
+
+    monkeypatch.setattr(SessionState, "__init__", slow)
+    monkeypatch.setattr(StateHolder, "__getitem__", StateHolder.__getitem__)  # restored after the test
+    import gradio as gr
+
+    with gr.Blocks() as page:
+        gr.State(None)
+        gr.Textbox()
+    holder = StateHolder()
+    holder.blocks, holder.capacity = page, 100
+
+    def first_events(session: str) -> set:
+        barrier, seen = threading.Barrier(6), []
+
+        def event() -> None:
+            barrier.wait()
+            seen.append(id(holder[session]))
+
+        threads = [threading.Thread(target=event) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return set(seen)
+
+    assert atomic_session_creation()
+    assert len(first_events("tab-a")) == 1 and len(first_events("tab-b")) == 1
