@@ -23,6 +23,8 @@ from browser_support import (
     FOCUS_INDICATOR_JS,
     VIEWPORTS,
     axe_violations,
+    score_and_wait,
+    shown_bleu,
     needs_axe,
     no_horizontal_overflow,
     open_page,
@@ -36,18 +38,6 @@ UEDIN = "uedin-nmt.4722.de"
 
 def options_title(page, panel: str = "#options") -> str:
     return page.locator(f"{panel} > button.label-wrap > span").first.inner_text().strip()
-
-
-def shown_bleu(page) -> float:
-    return float(page.locator("#bleu-score").get_attribute("data-bleu"))
-
-
-def score_and_wait(page) -> None:
-    """Press Score and wait for the new card (the old one is replaced, so wait for a change)."""
-    before = page.evaluate("() => document.querySelector('#bleu-score')?.outerHTML || ''")
-    page.locator("#score-button").click()
-    page.wait_for_function("(before) => (document.querySelector('#bleu-score')?.outerHTML || '') !== before "
-                           "&& !!document.querySelector('#bleu-score')", arg=before)
 
 
 def upload_uedin(page) -> tuple:

@@ -18,7 +18,7 @@ import json
 import pytest
 import sacrebleu
 
-from browser_support import open_page
+from browser_support import open_page, score_and_wait, shown_bleu
 from bleukit.core import compute_bleu
 
 pytestmark = pytest.mark.browser
@@ -54,17 +54,6 @@ def choose(page, elem_id: str, option: str) -> None:
 
 def options_title(page) -> str:
     return page.locator("#options > button.label-wrap > span").first.inner_text().strip()
-
-
-def score_and_wait(page) -> None:
-    before = page.evaluate("() => document.querySelector('#bleu-score')?.outerHTML || ''")
-    page.locator("#score-button").click()
-    page.wait_for_function("(before) => (document.querySelector('#bleu-score')?.outerHTML || '') !== before "
-                           "&& !!document.querySelector('#bleu-score')", arg=before)
-
-
-def shown_bleu(page) -> float:
-    return float(page.locator("#bleu-score").get_attribute("data-bleu"))
 
 
 def error_badges(page) -> list:

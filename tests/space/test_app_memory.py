@@ -34,18 +34,12 @@ pytestmark = pytest.mark.slow
 def served():
     """The page as app.py serves it (built, sessions managed), in this process, so the test can look
     at the store and Gradio's sessions."""
-    from app_server import free_port
+    from app_server import served_in_process
     from space.layout import build_demo
-    from space.session_memory import SESSION_CAPACITY, manage_sessions
+    from space.session_memory import manage_sessions
 
-    demo = manage_sessions(build_demo())
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                state_session_capacity=SESSION_CAPACITY)
-    try:
-        yield demo, f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
+    with served_in_process(manage_sessions(build_demo())) as served_demo:
+        yield served_demo
 
 
 def score_in_session(base: str, session: str, hypothesis: str, reference: str) -> dict:

@@ -24,18 +24,11 @@ import app_sessions  # noqa: E402  (the benchmark's way of calling the page's Sc
 
 @pytest.fixture(scope="module")
 def served():
-    from app_server import free_port
+    from app_server import served_in_process
     from space.layout import build_demo
-    from space.session_memory import SESSION_CAPACITY
 
-    demo = build_demo()
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                state_session_capacity=SESSION_CAPACITY)
-    try:
-        yield demo, f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
+    with served_in_process(build_demo()) as served_demo:
+        yield served_demo
 
 
 def test_a_session_keeps_a_key_and_forgets_the_pasted_text(served):

@@ -9,7 +9,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator, Tuple
 
 import pytest
 
@@ -54,3 +56,18 @@ def serve_app(tmp_path_factory):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextmanager
+def served_in_process(demo) -> Iterator[Tuple[object, str]]:
+    """(demo, its URL): `demo` served by this process on a free port, so that a test can look at its
+    store and Gradio's sessions; closed afterwards."""
+    from space.session_memory import SESSION_CAPACITY
+
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
+                state_session_capacity=SESSION_CAPACITY)
+    try:
+        yield demo, f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()

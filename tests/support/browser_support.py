@@ -135,3 +135,15 @@ def set_scale(page, scale: str, back_to: str | None = None) -> None:
                            arg=SCALES[scale])
     if back_to:
         page.get_by_role("tab", name=back_to, exact=True).click()
+
+
+def shown_bleu(page) -> float:
+    return float(page.locator("#bleu-score").get_attribute("data-bleu"))
+
+
+def score_and_wait(page) -> None:
+    """Press Score and wait for the new card (the old one is replaced, so wait for a change)."""
+    before = page.evaluate("() => document.querySelector('#bleu-score')?.outerHTML || ''")
+    page.locator("#score-button").click()
+    page.wait_for_function("(before) => (document.querySelector('#bleu-score')?.outerHTML || '') !== before "
+                           "&& !!document.querySelector('#bleu-score')", arg=before)
