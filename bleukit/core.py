@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from contextlib import contextmanager
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -21,7 +20,7 @@ from bleukit.inputs import (
     TOKEN_IDS, ItemCheckFailed, input_layout, reference_counts, validate_inputs, validate_predictions,
 )
 from bleukit.options import BleuOptions, resolve_by_kind, resolve_options
-from bleukit.counting.chunks import (  # noqa: F401 (segment_statistics, encode_sequences: re-exported for the Space)
+from bleukit.counting.chunks import (  # noqa: F401 (segment_statistics, encode_sequences: re-exported)
     CHUNK_SEGMENTS, chunk_statistics, encode_sequences, segment_statistics, systems_statistics, workers,
 )
 from bleukit.counting.parallel import AUTO, check_num_workers, counted_columns, forked_rows, process_count
@@ -121,22 +120,6 @@ def check_run_options(
 
 # The per-call options (beside the BLEU options), read off the function that checks them.
 RUN_OPTION_NAMES = tuple(inspect.signature(check_run_options).parameters)
-
-
-@contextmanager
-def garbage_collection_paused() -> Iterator[None]:
-    """Kept for callers written against it (nothing in this module uses it any more); it no longer
-    touches the garbage collector.
-
-    Scoring once switched Python's cyclic collector off for the whole process while it checked and
-    counted, because checking built one small list per segment and every collection walked them
-    (480k segments cost 12x what 48k cost). Turning the collector off is process-wide, and the
-    Space scores in threads, so another thread's garbage went uncollected meanwhile. Checking now
-    keeps the caller's own containers, reads one reference per segment through a view
-    (`bleukit.inputs.SingleReferences`) and builds at most tuples of ints, which the collector
-    untracks at its first look: nothing per segment is left for it to walk (bench/bench_gc.py).
-    """
-    yield
 
 
 class CountedInputs(NamedTuple):
@@ -270,19 +253,37 @@ def checked_systems(
     return checked, refs, kind
 
 
+class CountedSystems(NamedTuple):
+    """What `count_systems` gives: the systems' names in order, their statistics rows, the
+    references per segment, and the options as they applied (token ids: `tok:ids`)."""
+
+    names: List[str]
+    stats: List[np.ndarray]
+    num_refs: np.ndarray
+    options: BleuOptions
+
+
+def count_systems(pairs: List[Tuple[str, Any]], references: Any, options: BleuOptions,
+                  num_workers: Any = AUTO) -> CountedSystems:
+    """Several (name, predictions) against the same references, checked (errors name the system)
+    and counted in one pass of the same workers, the references tokenized once
+    (`bleukit.counting.chunks.systems_statistics`): what `compute_systems` and `compare` score."""
+    checked, refs, kind = checked_systems(pairs, references)
+    if kind == TOKEN_IDS:
+        options = options_for_token_ids(options)
+    stats = systems_statistics([preds for _, preds in checked], refs, options, kind, num_workers=num_workers)
+    return CountedSystems([name for name, _ in checked], stats, reference_counts(refs), options)
+
+
 def compute_systems(systems: Dict[str, Any], references: Any, num_workers: Any = AUTO,
                     **options: Any) -> Dict[str, Dict[str, Any]]:
     """The result dict of each of several systems against the same references, as `compute_bleu`
     gives it for each alone; but the references are checked and tokenized once, and every system
-    counted in the same pass of the same workers (`bleukit.counting.chunks.systems_statistics`).
+    counted in the same pass of the same workers.
     """
-    resolved = resolve_options(**options)
-    checked, refs, kind = checked_systems(list(systems.items()), references)
-    if kind == TOKEN_IDS:
-        resolved = options_for_token_ids(resolved)
-    stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind, num_workers=num_workers)
-    num_refs = reference_counts(refs)
-    return {name: result_from_statistics(rows, resolved, num_refs) for (name, _), rows in zip(checked, stats)}
+    counted = count_systems(list(systems.items()), references, resolve_options(**options), num_workers)
+    return {name: result_from_statistics(rows, counted.options, counted.num_refs)
+            for name, rows in zip(counted.names, counted.stats)}
 
 
 def segment_tokens(line: str, options: BleuOptions) -> List[str]:

@@ -168,11 +168,8 @@ def validate_inputs(predictions: Any, references: Any, kind: str | None = None) 
     """Return (predictions, references as one group per prediction, kind) or raise with a clear
     message. A group is the caller's own list (or tuple) of references, or a new tuple; token-id
     sequences are the caller's own lists or tuples (see `_check_ids` for why nothing is copied)."""
-    preds = as_list(predictions, "predictions")
-    refs = as_list(references, "references")
-    _check_counts(preds, refs)
-    kind = kind or detect_input_kind(preds)
-    if kind == TEXT:
+    preds, refs, layout = input_layout(predictions, references, kind)
+    if layout.kind == TEXT:
         return _validate_text(preds, refs) + (TEXT,)
     return _validate_ids(preds, refs) + (TOKEN_IDS,)
 

@@ -23,9 +23,7 @@ from __future__ import annotations
 import numbers
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bleukit.core import checked_systems, options_for_token_ids, score
-from bleukit.counting.chunks import systems_statistics
-from bleukit.inputs import TOKEN_IDS, reference_counts
+from bleukit.core import checked_systems, count_systems, score
 from bleukit.resampling import DEFAULT_BOOTSTRAP_SEED
 from bleukit.counting.parallel import AUTO, check_num_workers
 from bleukit.options import OPTION_NAMES, BleuOptions, canonical_options, check_option_names, resolve_options
@@ -198,11 +196,7 @@ def compare(
         raise ValueError(f"baseline {baseline!r} is not one of the systems {names}; pass one of their names")
     pairs.sort(key=lambda pair: pair[0] != baseline)  # stable: the baseline first, the rest in order
 
-    checked, refs, kind = checked_systems(pairs, references)
-    if kind == TOKEN_IDS:
-        resolved = options_for_token_ids(resolved)
-    stats = systems_statistics([preds for _, preds in checked], refs, resolved, kind, num_workers=num_workers)
-    num_refs = reference_counts(refs)
+    _, stats, num_refs, resolved = count_systems(pairs, references, resolved, num_workers)
 
     results = [score(rows.sum(axis=0), resolved).as_dict() for rows in stats]
     scorer = TestScorer(resolved)

@@ -197,7 +197,7 @@ def test_bad_input_names_the_problem(call, error, message):
 
 def test_bad_input_is_caught_before_any_counting(monkeypatch):
     calls = []
-    monkeypatch.setattr(bleu_compare, "systems_statistics", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(bleu_core, "systems_statistics", lambda *a, **k: calls.append(1))
     with pytest.raises(TypeError, match="system 'c'"):
         compare({"a": ["x"], "b": ["y"], "c": [None]}, ["x"])
     assert calls == []
