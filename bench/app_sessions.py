@@ -34,7 +34,6 @@ import json
 import os
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,6 +42,9 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import app_load  # noqa: E402  (starting and stopping app.py)
 
 REPO = Path(__file__).resolve().parent.parent
 WMT17 = REPO.parent / "shared" / "data" / "wmt17-en-de"
@@ -177,29 +179,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--app-dir", type=Path, default=REPO)
     args = parser.parse_args(argv)
     hypothesis, reference, source = corpus(args.lines)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    # The server's own temporary folder (TMPDIR, so Gradio's cache too): other programs' files in /tmp
-    # do not count, and every file the run leaves is the server's.
+    port = app_load.free_port()
+    # The server's own temporary folder (TMPDIR, and Gradio's cache inside it): other programs' files
+    # in /tmp do not count, and every file the run leaves is the server's.
     private = Path(tempfile.mkdtemp(prefix="app-sessions-"))
     temp, gradio_cache = private, private / "gradio"
     folders = [temp]
-    env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "TMPDIR": str(temp)}
-    env.pop("GRADIO_TEMP_DIR", None)
-    server = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=args.app_dir, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = app_load.start_server(args.app_dir, port, {"TMPDIR": str(temp), "GRADIO_TEMP_DIR": str(gradio_cache)})
     base = f"http://127.0.0.1:{port}/"
     failed = False
     try:
         with httpx.Client(timeout=120) as client:
-            for _ in range(400):
-                try:
-                    if client.get(base).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.3)
             config = client.get(f"{base}config").json()
             fn_index, trigger, input_ids, components = score_event(config)
             data = page_data(input_ids, components, hypothesis, reference)
@@ -244,8 +234,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             elif args.check_growth_mb is not None:
                 print(f"goal met: RSS grew {settled - fresh:.0f} MB (limit {args.check_growth_mb:g}), no file left")
     finally:
-        server.terminate()
-        server.wait(timeout=15)
+        app_load.stop_server(server)
         shutil.rmtree(private, ignore_errors=True)
     return 1 if failed else 0
 
